@@ -1,0 +1,272 @@
+"""Decks: a list of cards with a name, read from names or a file, and checked against R1.
+
+A deck is built without checks (so a student can look at an illegal one); ``validate()`` and
+``Game.new`` apply the deck rule R1 and report every problem at once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+import yaml
+
+from .cards import COLORS, Card, CardPool, load_cards
+from .errors import DeckError
+
+__all__ = ["Deck", "DeckError", "starter_decks", "MIN_DECK_SIZE", "MAX_COPIES", "MAX_COLORS"]
+
+MIN_DECK_SIZE = 25  # R1
+MAX_COPIES = 2  # R1
+MAX_COLORS = 2  # R1
+_MAX_CARDS = 500  # a deck bigger than this is a typo, not a deck
+_LINE = re.compile(r"^\s*(?:(\d+)\s*[xX×]?\s+)?(.+?)\s*$")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class Deck(Sequence):
+    """A deck: an ordered list of :class:`Card` with a name. Acts like a read-only list.
+
+    Build one with :meth:`from_names` or :meth:`from_file`; check it with :meth:`validate`.
+    ``Deck`` compares equal to another deck with the same cards in the same order.
+    """
+
+    def __init__(self, cards: Iterable[Card], name: str = "Deck"):
+        self._cards = tuple(cards)
+        self.name = name
+
+    # -- building -------------------------------------------------------------------------
+    @classmethod
+    def from_names(cls, names: Iterable[str] | str, pool: CardPool | None = None, name: str = "Deck") -> "Deck":
+        """A deck from card names, e.g. ``["Chatbot", "Chatbot", "Sensor"]`` or ``["2x Chatbot"]``.
+
+        Args:
+            names: an iterable of card names (any case). An entry may start with a count:
+                ``"2x Chatbot"``. A single string is read like a deck file's text.
+            pool: the CardPool to look names up in (default: the Alpha Set).
+            name: the deck's name, shown in tables and logs.
+
+        Returns:
+            Deck (not yet validated: call :meth:`validate`).
+
+        Raises:
+            DeckError: an entry is not text or not a card; lists every bad entry, with the
+                closest real names.
+        """
+        if isinstance(names, str):
+            return cls.from_text(names, pool=pool, name=name)
+        if isinstance(names, Deck):
+            return cls(names, name=name if name != "Deck" else names.name)
+        if not isinstance(names, Iterable) or isinstance(names, (bytes, dict)):
+            raise DeckError(f"A deck must be a list of card names, not {type(names).__name__}.")
+        pool = pool if pool is not None else load_cards()
+        cards: list[Card] = []
+        problems: list[str] = []
+        for i, entry in enumerate(names):
+            if len(cards) > _MAX_CARDS:
+                problems.append(f"more than {_MAX_CARDS} cards: that is not a deck")
+                break
+            if isinstance(entry, Card):
+                entry = entry.name
+            if not isinstance(entry, str):
+                problems.append(f"entry {i + 1} is {type(entry).__name__}, not a card name")
+                continue
+            count, cname = _split_count(entry)
+            if count is None:
+                problems.append(f"entry {i + 1} ('{entry[:40]}') has a count that is too big")
+                continue
+            card = pool.get_card(cname)
+            if card is None:
+                problems.append(pool.unknown_message(cname).rstrip("."))
+                continue
+            cards.extend([card] * count)
+        if problems:
+            raise DeckError("This deck cannot be read: " + "; ".join(problems) + ".", problems)
+        return cls(cards, name=name)
+
+    @classmethod
+    def from_text(cls, text: str, pool: CardPool | None = None, name: str = "Deck") -> "Deck":
+        """A deck from text: one card a line, ``2x Neural Network`` allowed, ``#`` comments.
+
+        Raises:
+            DeckError: a line is not a card (names the line and suggests real names).
+        """
+        if not isinstance(text, str):
+            raise DeckError(f"A deck text must be text, not {type(text).__name__}.")
+        entries = []
+        for raw in text.splitlines():
+            line = raw.split("#", 1)[0].strip().lstrip("-").strip()
+            if line:
+                entries.append(line)
+        return cls.from_names(entries, pool=pool, name=name)
+
+    @classmethod
+    def from_file(cls, path: str | Path, pool: CardPool | None = None) -> "Deck":
+        """A deck from a file: plain text (``2x Name`` lines) or YAML.
+
+        YAML may be a list of names (``- 2x Chatbot``), a mapping ``{name: ..., cards: [...]}``,
+        or a mapping from card name to count (``Chatbot: 2``). The deck is named after the
+        file (or the YAML ``name``).
+
+        Raises:
+            DeckError: the file cannot be read, or holds something that is not a card.
+        """
+        try:
+            p = Path(path)
+            text = p.read_text(encoding="utf-8")
+        except (OSError, TypeError, ValueError) as e:
+            raise DeckError(f"Cannot read the deck file {path!r}: {getattr(e, 'strerror', None) or e}.") from None
+        name = p.stem
+        if p.suffix.lower() in (".yaml", ".yml"):
+            try:
+                data = yaml.safe_load(text)
+            except yaml.YAMLError:
+                raise DeckError(f"The deck file {p.name} is not valid YAML.") from None
+            if isinstance(data, dict) and "cards" in data:
+                name = str(data.get("name") or name)
+                data = data["cards"]
+            if isinstance(data, dict):
+                entries = []
+                for k, v in data.items():
+                    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= _MAX_CARDS:
+                        raise DeckError(f"In {p.name}, the count for {k!r} must be a whole number, not {v!r}.")
+                    entries.append(f"{v}x {k}")
+                data = entries
+            if not isinstance(data, list):
+                raise DeckError(f"The deck file {p.name} must list card names.")
+            return cls.from_names(data, pool=pool, name=name)
+        return cls.from_text(text, pool=pool, name=name)
+
+    # -- checking ---------------------------------------------------------------------------
+    def problems(self) -> list[str]:
+        """Every way this deck breaks R1, as plain sentences (empty when it is legal)."""
+        out = []
+        n = len(self._cards)
+        if n < MIN_DECK_SIZE:
+            out.append(f"{n} cards (at least {MIN_DECK_SIZE})")
+        for card_name, k in Counter(c.name for c in self._cards).items():
+            if k > MAX_COPIES:
+                out.append(f"{k} copies of {card_name} (at most {MAX_COPIES})")
+        colors = self.colors
+        if len(colors) > MAX_COLORS:
+            out.append(f"{len(colors)} colors ({', '.join(colors)}; at most {MAX_COLORS})")
+        return out
+
+    def validate(self) -> "Deck":
+        """Check the deck rule R1: 25+ cards, at most 2 copies of a card, 1 or 2 colors.
+
+        Returns:
+            the deck itself, so ``Deck.from_file(p).validate()`` reads well.
+
+        Raises:
+            DeckError: with every problem in one message, e.g. "26 cards, but 3 copies of
+                Chatbot (at most 2) and 3 colors (green, blue, red; at most 2)".
+        """
+        problems = self.problems()
+        if problems:
+            size = f"{len(self._cards)} cards"
+            rest = [p for p in problems if not p.startswith(size)]
+            if len(rest) < len(problems):  # too small: say that first
+                msg = f"{self.name} is not a legal deck: " + _join(problems) + "."
+            else:
+                msg = f"{self.name} is not a legal deck: {size}, but " + _join(rest) + "."
+            raise DeckError(msg, problems)
+        return self
+
+    @property
+    def colors(self) -> list[str]:
+        """The deck's colors in print order (``any`` cards have no color, R1)."""
+        used = {c.color for c in self._cards}
+        return [c for c in COLORS if c in used]
+
+    def counts(self) -> dict[str, int]:
+        """Card name -> number of copies, in first-seen order."""
+        return dict(Counter(c.name for c in self._cards))
+
+    def names(self) -> list[str]:
+        """The card names, one per card, in deck order."""
+        return [c.name for c in self._cards]
+
+    def to_text(self) -> str:
+        """The deck as a deck file's text (``2x Name`` lines), readable by :meth:`from_text`."""
+        return "\n".join(f"{k}x {n}" for n, k in self.counts().items()) + "\n"
+
+    # -- Sequence -----------------------------------------------------------------------
+    def __getitem__(self, i):
+        return self._cards[i]
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self._cards)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Deck) and self._cards == other._cards
+
+    def __hash__(self) -> int:
+        return hash(self._cards)
+
+    def __repr__(self) -> str:
+        return f"<Deck {self.name!r}: {len(self)} cards, {'/'.join(self.colors) or 'no color'}>"
+
+
+def _join(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _split_count(entry: str) -> tuple[int | None, str]:
+    m = _LINE.match(entry)
+    if not m or m.group(1) is None:
+        return 1, entry.strip()
+    digits = m.group(1)
+    if len(digits) > 3 or int(digits) > _MAX_CARDS:
+        return None, m.group(2)
+    return int(digits), m.group(2)
+
+
+def _starter(pool: CardPool, a: str, b: str) -> Deck:
+    """A 26-card deck of colors a and b: a curve of Systems, then Tools and Actions."""
+    cards = [c for c in pool.cards() if c.color in (a, b)]
+    systems = sorted((c for c in cards if c.is_system), key=lambda c: (c.cost, -c.tokens, c.number))
+    others = sorted((c for c in cards if not c.is_system), key=lambda c: (c.cost, c.number))
+    deck: list[Card] = []
+    # Two of each cheap trainable System (Data to train, bodies to Task), one of the rest.
+    for c in systems:
+        deck.extend([c] * (2 if c.trainable and c.cost <= 2 else 1))
+    deck = deck[:18]
+    for c in others:
+        if len(deck) >= 26:
+            break
+        deck.append(c)
+    i = 0
+    while len(deck) < 26:  # top up with second copies of trainable cards
+        c = (systems + others)[i % len(systems + others)]
+        if deck.count(c) < MAX_COPIES and c.trainable:
+            deck.append(c)
+        i += 1
+    order = {c.name: k for k, c in enumerate(pool.cards())}
+    deck.sort(key=lambda c: order[c.name])
+    return Deck(deck, name=f"{a.title()}-{b.title()} starter")
+
+
+def starter_decks(pool: CardPool | None = None) -> list[Deck]:
+    """The ten two-color starter decks (one per pair of colors), each legal under R1.
+
+    Each has 26 cards: two copies of every cheap trainable System of its colors, one of the
+    others, then the cheapest Tools and Actions. Order: green-blue, green-black, ... white-red.
+
+    Returns:
+        list of 10 :class:`Deck`, named like ``"Green-Blue starter"``.
+    """
+    pool = pool if pool is not None else load_cards()
+    out = []
+    for i, a in enumerate(COLORS):
+        for b in COLORS[i + 1:]:
+            out.append(_starter(pool, a, b).validate())
+    return out

@@ -1,0 +1,21 @@
+"""ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView`, :class:`DiscussBox`.
+
+Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
+``tables``...) and hold no rules. Imported lazily, so ``import tokens_edu`` stays light.
+"""
+
+from importlib import import_module
+
+_WHERE = {
+    "CardGallery": ".gallery",
+    "GameView": ".game_view",
+    "DiscussBox": ".discuss",
+}
+
+__all__ = list(_WHERE)
+
+
+def __getattr__(name):
+    if name in _WHERE:
+        return getattr(import_module(_WHERE[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,254 @@
+"""Scenarios: a game set up at any position, from a dict or a YAML file (``Game.from_scenario``).
+
+The format (also in the project's API)::
+
+    title: Audit or Task?      # shown to students
+    seed: 7                     # for later shuffles
+    active: 0                   # whose turn; the game starts in the main phase of `turn`
+    turn: 5
+    players:
+      - name: Ada
+        tokens: 9
+        hand: [Bias in Data, Chatbot]
+        deck: [Sensor, Neuron]              # top first
+        discard: []
+        training_set: {ready: 3, exerted: 1}  # or a list of card names (all ready)
+        trained_this_turn: false
+        systems:
+          - {card: Neural Network, flags: 1, exerted: false, new: false}
+        tools:
+          - {card: Python, exerted: false}
+      - name: Bo
+        ...
+
+Missing keys take the empty or zero value. Optional extras: ``first_player`` (default: the
+player whose turns are odd-numbered), per player ``model_card_used``. Anything that breaks a
+rule (a card that does not exist, 3 copies of a card, Flags at or over Trust, a Tool listed as
+a System) is refused with a :class:`ScenarioError` that names the entry.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from pathlib import Path
+
+import yaml
+
+from .cards import load_cards
+from .decks import MAX_COPIES
+from .errors import ScenarioError
+
+__all__ = ["build_scenario", "load_scenario", "TRAINING_SET_FILLER"]
+
+#: The card that fills a Training Set given as counts (``{ready: 3, exerted: 1}``). It is face
+#: down, so which card it is does not matter; it does not count toward the copy limit.
+TRAINING_SET_FILLER = "Not Alive"
+_TOP = {"title", "seed", "active", "turn", "players", "first_player", "names", "description"}
+_PLAYER = {"name", "tokens", "hand", "deck", "discard", "training_set", "trained_this_turn", "systems",
+           "tools", "model_card_used"}
+_MAX_LIST = 200
+
+
+def load_scenario(source) -> dict:
+    """Read a scenario from a dict or a YAML file path into a plain dict.
+
+    Raises:
+        ScenarioError: the file cannot be read, is not YAML, or is not a mapping.
+    """
+    if isinstance(source, Mapping):
+        return copy.deepcopy(dict(source))
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, ValueError) as e:
+            raise ScenarioError(f"Cannot read the scenario file {str(source)[:80]!r}: {getattr(e, 'strerror', None) or e}.") from None
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            where = f" (line {mark.line + 1})" if mark is not None else ""
+            raise ScenarioError(f"The scenario file {path.name} is not valid YAML{where}.") from None
+        if not isinstance(data, Mapping):
+            raise ScenarioError(f"The scenario file {path.name} must be a mapping with 'players'.")
+        return dict(data)
+    raise ScenarioError(f"A scenario is a dict or a path to a YAML file, not {type(source).__name__}.")
+
+
+def _int(value, where: str, lo: int, hi: int, default: int = 0) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ScenarioError(f"{where} must be a whole number from {lo} to {hi}, not {value!r:.40}.")
+    return value
+
+
+def _bool(value, where: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ScenarioError(f"{where} must be true or false, not {value!r:.40}.")
+    return value
+
+
+def _names(value, where: str, pool) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str) or not isinstance(value, list):
+        raise ScenarioError(f"{where} must be a list of card names, like [Chatbot, Sensor].")
+    if len(value) > _MAX_LIST:
+        raise ScenarioError(f"{where} has more than {_MAX_LIST} cards.")
+    out = []
+    for i, name in enumerate(value):
+        card = pool.get_card(name)
+        if card is None:
+            raise ScenarioError(f"{where}[{i}]: {pool.unknown_message(name)}")
+        out.append(card.name)
+    return out
+
+
+def build_scenario(game_cls, source):
+    """Build a :class:`~tokens_edu.game.Game` from a scenario (see the module docstring).
+
+    Raises:
+        ScenarioError: naming the bad entry, e.g. "players[0].systems[0]: Neural Network has
+            2 Flags, but its Trust is 2 (Flags must stay below Trust, R15)."
+    """
+    from .game import _Decision, _Perm, _Player, _State, _check_names, _check_seed  # noqa: F401
+
+    data = load_scenario(source)
+    pool = load_cards()
+    unknown = set(map(str, data)) - _TOP
+    if unknown:
+        raise ScenarioError(f"Unknown scenario key(s): {', '.join(sorted(unknown))}. Known keys: {', '.join(sorted(_TOP))}.")
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) != 2:
+        raise ScenarioError("A scenario needs 'players': a list of exactly two players.")
+    active = _int(data.get("active"), "active", 0, 1)
+    turn = _int(data.get("turn"), "turn", 1, 100_000, default=1)
+    first = active if turn % 2 == 1 else 1 - active
+    if data.get("first_player") is not None:
+        f = _int(data.get("first_player"), "first_player", 0, 1)
+        if (f == active) != (turn % 2 == 1):
+            raise ScenarioError(f"first_player {f} does not fit: the first player's turns are the odd ones, and turn {turn} is player {active}'s.")
+        first = f
+    title = data.get("title")
+    if title is not None and not isinstance(title, str):
+        raise ScenarioError("title must be text.")
+    try:
+        seed = _check_seed(data.get("seed", 0))
+    except ScenarioError as e:
+        raise ScenarioError(f"seed: {e}") from None
+
+    g = game_cls()
+    s = _State()
+    s.players = [_Player(), _Player()]
+    s.turn, s.active, s.first, s.phase = turn, active, first, "main"
+    s.decision, s.doom, s.over, s.winner = None, None, False, None
+    s.shuffles, s.extra_trains, s.extra_trains_turn, s.log_len = 0, 0, -1, 0
+    names = []
+    for p, pdata in enumerate(players):
+        at = f"players[{p}]"
+        if not isinstance(pdata, Mapping):
+            raise ScenarioError(f"{at} must be a mapping with name, tokens, hand...")
+        bad = set(map(str, pdata)) - _PLAYER
+        if bad:
+            raise ScenarioError(f"{at}: unknown key(s) {', '.join(sorted(bad))}. Known keys: {', '.join(sorted(_PLAYER))}.")
+        names.append(pdata.get("name") or f"Player {p + 1}")
+        pl = s.players[p]
+        pl.tokens = _int(pdata.get("tokens"), f"{at}.tokens", 0, 14)
+        counted: list[str] = []
+
+        def add(name: str) -> int:
+            iid = len(g._cards)
+            g._cards.append(pool[name])
+            g._owner.append(p)
+            return iid
+
+        hand = _names(pdata.get("hand"), f"{at}.hand", pool)
+        deck = _names(pdata.get("deck"), f"{at}.deck", pool)
+        discard = _names(pdata.get("discard"), f"{at}.discard", pool)
+        counted += hand + deck + discard
+        pl.hand = [add(n) for n in hand]
+        pl.deck = [add(n) for n in reversed(deck)]  # stored top-last
+        pl.discard = [add(n) for n in discard]
+        ts = pdata.get("training_set")
+        if ts is None:
+            pass
+        elif isinstance(ts, Mapping):
+            extra = set(map(str, ts)) - {"ready", "exerted"}
+            if extra:
+                raise ScenarioError(f"{at}.training_set: use 'ready' and 'exerted' counts (unknown: {', '.join(sorted(extra))}).")
+            r = _int(ts.get("ready"), f"{at}.training_set.ready", 0, 60)
+            e = _int(ts.get("exerted"), f"{at}.training_set.exerted", 0, 60)
+            for flag in [False] * r + [True] * e:
+                pl.ts.append(add(TRAINING_SET_FILLER))
+                pl.ts_ex.append(flag)
+        elif isinstance(ts, list):
+            names_ts = _names(ts, f"{at}.training_set", pool)
+            counted += names_ts
+            for n in names_ts:
+                pl.ts.append(add(n))
+                pl.ts_ex.append(False)
+        else:
+            raise ScenarioError(f"{at}.training_set must be {{ready: N, exerted: M}} or a list of card names.")
+        if _bool(pdata.get("trained_this_turn"), f"{at}.trained_this_turn"):
+            pl.trained, pl.trained_turn = 1, turn
+        pl.model_card_used = _bool(pdata.get("model_card_used"), f"{at}.model_card_used")
+        for zone in ("systems", "tools"):
+            entries = pdata.get(zone) or []
+            if not isinstance(entries, list) or len(entries) > 50:
+                raise ScenarioError(f"{at}.{zone} must be a list (at most 50) of {{card: Name, ...}} entries.")
+            for i, entry in enumerate(entries):
+                where = f"{at}.{zone}[{i}]"
+                if isinstance(entry, str):
+                    entry = {"card": entry}
+                if not isinstance(entry, Mapping) or "card" not in entry:
+                    raise ScenarioError(f"{where} must look like {{card: Neural Network, flags: 0}}.")
+                allowed = {"card", "flags", "exerted", "new"} if zone == "systems" else {"card", "exerted", "new"}
+                extra = set(map(str, entry)) - allowed
+                if extra:
+                    raise ScenarioError(f"{where}: unknown key(s) {', '.join(sorted(extra))} (allowed: {', '.join(sorted(allowed))}).")
+                card = pool.get_card(entry["card"])
+                if card is None:
+                    raise ScenarioError(f"{where}: {pool.unknown_message(entry['card'])}")
+                want = "System" if zone == "systems" else "Tool"
+                if card.type != want:
+                    raise ScenarioError(f"{where}: {card.name} is a {card.type}, not a {want}; put it under {card.type.lower()}s.")
+                counted.append(card.name)
+                new = _bool(entry.get("new"), f"{where}.new")
+                x = _Perm(add(card.name), turn if (new and p == active) else turn - 1,
+                          exerted=_bool(entry.get("exerted"), f"{where}.exerted"))
+                if zone == "systems":
+                    x.flags = _int(entry.get("flags"), f"{where}.flags", 0, 99)
+                    if x.flags >= card.tru:
+                        raise ScenarioError(f"{where}: {card.name} has {x.flags} Flags, but its Trust is {card.tru} "
+                                            "(Flags must stay below Trust, or it would be Deprecated: R15).")
+                    pl.systems.append(x)
+                else:
+                    pl.tools.append(x)
+        for name in sorted(set(counted)):
+            k = counted.count(name)
+            if k > MAX_COPIES:
+                raise ScenarioError(f"{at}: {k} copies of {name} (at most {MAX_COPIES}, R1).")
+    g._names = _check_names(tuple(names))
+    g._seed = seed
+    g._s = s
+    g._title = title
+    data_out = {k: v for k, v in data.items()}
+    data_out["seed"] = seed
+    g._origin = {"scenario": _jsonable(data_out, pool)}
+    g._say(active, "scenario", f"Scenario{': ' + title if title else ''}. Turn {turn}, {g._names[active]}'s turn.")
+    return g
+
+
+def _jsonable(value, pool):
+    """A JSON-safe deep copy of a validated scenario (YAML may hold dates or tuples)."""
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v, pool) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v, pool) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)

@@ -569,7 +569,7 @@ class Game:
         player = _check_player(player)
         s = self._s
         P = s.players
-        board = tuple(self._board_card(o, x) for o in (0, 1) for x in P[o].systems + P[o].tools)
+        board = tuple(self._board_card(o, x, player) for o in (0, 1) for x in P[o].systems + P[o].tools)
         mine = self.to_act == player
         return Observation(
             player=player, to_act=self.to_act, active=s.active, turn=s.turn, over=s.over, winner=s.winner,
@@ -1211,12 +1211,12 @@ class Game:
         return why_illegal(self, text)
 
     # -- views helpers ------------------------------------------------------------------------------
-    def _board_card(self, owner: int, x: _Perm) -> BoardCard:
+    def _board_card(self, owner: int, x: _Perm, viewer: int) -> BoardCard:
         card = self._cards[x.iid]
         s = self._s
         system = card.is_system
         return BoardCard(
-            owner=owner, label=self._label(x.iid, owner), card=card,
+            owner=owner, label=self._label(x.iid, viewer), card=card,
             cap=self._cap(x) if system else None, tru=card.tru if system else None,
             flags=x.flags, sideways=x.exerted,
             can_act=system and self._can_act(owner, x),

@@ -78,6 +78,8 @@ _FRIENDLY_ERROR = (
 _MAX_NAME = 30
 # Choices that say nothing about hidden cards; any other "choose ..." by the opponent is masked.
 _PUBLIC_CHOICE = re.compile(r"^choose (yes|no|top|bottom|mode [ab]|\d+ flags?)$", re.IGNORECASE)
+# The same, in a log line "Bo chooses Chatbot." (the engine's log is the same for both players).
+_PUBLIC_CHOICE_LOG = re.compile(r" chooses (yes|no|top|bottom|mode [ab]|\d+ flags?)\.?$", re.IGNORECASE)
 
 
 def _esc(value: object) -> str:
@@ -229,6 +231,36 @@ def _card_box(r: dict) -> str:
     )
 
 
+def visible_log(df, viewer: int | None):
+    """The ``log`` table with the other player's secret choices masked.
+
+    ``game.log`` is one list for both players; a "choose" event names the card picked from a
+    look at the deck (R22), which only its chooser may know. This returns a copy where such a
+    line by anyone but ``viewer`` reads "Bo makes a choice (secret)." Public choices (yes/no,
+    top/bottom, a mode, a number of Flags) stay as they are.
+
+    Args:
+        df: the ``log`` DataFrame from ``game.tables(...)`` (columns Turn, Player, Kind, Text).
+        viewer: the player (0/1) looking, or None (then every chooser's secret is masked).
+
+    Returns:
+        DataFrame (a copy when anything was masked; the input otherwise).
+    """
+    if df is None or len(df) == 0 or "Kind" not in df or "Text" not in df:
+        return df
+    secret = []
+    for i, (kind, player, text) in enumerate(zip(df["Kind"], df["Player"], df["Text"])):
+        if kind == "choose" and _int(player, -1) != viewer and not _PUBLIC_CHOICE_LOG.search(str(text)):
+            secret.append(i)
+    if not secret:
+        return df
+    df = df.copy()
+    col = df.columns.get_loc("Text")
+    for i in secret:
+        df.iat[i, col] = re.sub(r" chooses .*$", " makes a choice (secret).", str(df.iat[i, col]))
+    return df
+
+
 def _table_html(df, empty: str) -> str:
     """A DataFrame as escaped HTML (``to_html(escape=True)``), or a plain sentence if empty."""
     if df is None or len(df) == 0:
@@ -332,6 +364,10 @@ class GameView(widgets.VBox):
         self.step.add_class("tokens-step")
         self.message = widgets.HTML()
         self.message.add_class("tokens-message")
+        # Counts finished callbacks: a browser test waits for it to change after a click.
+        self._ticks = 0
+        self.tick = widgets.HTML("0", layout=widgets.Layout(display="none"))
+        self.tick.add_class("tokens-tick")
 
         self.token_bars = []
         for p in (0, 1):
@@ -433,7 +469,7 @@ class GameView(widgets.VBox):
         controls = widgets.HBox([self.next_button, self.undo_button])
         self.children = [self.title, self.status, self.step, self.tokens_box, self.board, self.cover_box,
                          self.hand, self.actions_box, controls, self.message, self.log_html,
-                         self.discuss_area, self.more]
+                         self.discuss_area, self.more, self.tick]
 
     # -- callbacks: every one catches its own errors ----------------------------------------
     def _guard(self, fn: Callable) -> Callable:
@@ -453,6 +489,9 @@ class GameView(widgets.VBox):
             except Exception:  # noqa: BLE001: a click must never fail silently
                 log.exception("GameView callback %s failed", getattr(fn, "__name__", fn))
                 self._say(_FRIENDLY_ERROR, kind="error")
+            finally:
+                self._ticks += 1
+                self.tick.value = str(self._ticks)
             return None
 
         return wrapped
@@ -625,10 +664,10 @@ class GameView(widgets.VBox):
     # -- redraw -----------------------------------------------------------------------------
     def _log_texts(self, tables: dict | None = None) -> list[str]:
         """The commentary lines the viewer may read (from the ``log`` table)."""
+        v = self.viewer()
         if tables is None:
-            v = self.viewer()
             tables = self.game.tables(v if v is not None else 0)
-        df = tables.get("log")
+        df = visible_log(tables.get("log"), v)  # masking twice changes nothing
         if df is None or len(df) == 0:
             return []
         return [str(t) for t in df["Text"].tolist()]
@@ -671,8 +710,9 @@ class GameView(widgets.VBox):
         viewer = self.viewer()
         legal = [] if g.over else list(g.legal_actions())
         tables = g.tables(viewer if viewer is not None else (self.humans[0] if self.humans else 0))
+        tables = dict(tables)
+        tables["log"] = visible_log(tables.get("log"), viewer)
         if viewer is None:
-            tables = dict(tables)
             tables["hand"] = None  # the cover is up (or no human): no hand on screen
         self.status.value = f"<h3 style='margin:4px 0'>{_esc(self._status_text(viewer))}</h3>"
         self.step.value = f"<span>{_esc(self._step_text(legal))}</span>"

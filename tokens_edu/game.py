@@ -16,6 +16,7 @@ import html
 import os
 import random
 from collections import namedtuple
+from typing import NamedTuple
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -115,8 +116,7 @@ class _State:
         return c
 
 
-@dataclass(frozen=True)
-class BoardCard:
+class BoardCard(NamedTuple):
     """A System or Tool in play, as anyone at the table sees it.
 
     Attributes:
@@ -220,6 +220,7 @@ class Game:
         self._history: list[tuple[_State, str]] = []
         self._s: _State | None = None
         self._cache: dict | None = None
+        self._texts: dict | None = None
         self._cache_list: list[Action] | None = None
 
     @classmethod
@@ -460,13 +461,14 @@ class Game:
         if self._cache is None:
             self._build_cache()
         if isinstance(action, Action):
-            key = normalize(str(action))
+            hit = self._cache.get(action)
+            if hit is None:
+                hit = self._text_cache().get(normalize(str(action)))
         elif isinstance(action, str):
-            key = normalize(action) if len(action) <= 200 else ""
+            hit = self._text_cache().get(normalize(action)) if len(action) <= 200 else None
         else:
             raise _fail(f"An action must be text like 'end turn' or an Action, not {type(action).__name__}.",
                         type(action).__name__)
-        hit = self._cache.get(key)
         if hit is None:
             raise self._illegal(action if isinstance(action, str) else str(action))
         act, move = hit
@@ -510,8 +512,8 @@ class Game:
             text = str(action) if isinstance(action, Action) else action
             if self._cache is None:
                 self._build_cache()
-            if isinstance(text, str) and len(text) <= 200 and normalize(text) in self._cache:
-                return f"'{self._cache[normalize(text)][0]}' is legal now."
+            if isinstance(text, str) and len(text) <= 200 and normalize(text) in self._text_cache():
+                return f"'{self._text_cache()[normalize(text)][0]}' is legal now."
             return str(self._illegal(text))
         except Exception as e:  # explain is for students: it must not crash
             return f"That can't be done now: {e}"
@@ -569,7 +571,8 @@ class Game:
         player = _check_player(player)
         s = self._s
         P = s.players
-        board = tuple(self._board_card(o, x, player) for o in (0, 1) for x in P[o].systems + P[o].tools)
+        labels = self._labels(player)
+        board = tuple(self._board_card(o, x, labels[x.iid]) for o in (0, 1) for x in P[o].systems + P[o].tools)
         mine = self.to_act == player
         return Observation(
             player=player, to_act=self.to_act, active=s.active, turn=s.turn, over=s.over, winner=s.winner,
@@ -668,6 +671,20 @@ class Game:
         """R19: Manual Override and friends, or Mandatory Recall, bar Tasks this turn."""
         t = self._s.turn
         return x.no_task_turn == t or self._s.players[owner].no_task_turn == t
+
+    def _labels(self, viewer: int) -> dict:
+        """iid -> label for every card in play, seen by ``viewer`` (see :meth:`_label`)."""
+        P = self._s.players
+        cards = self._cards
+        out = {}
+        seen: dict[str, int] = {}
+        for o in (viewer, 1 - viewer):
+            for x in P[o].systems + P[o].tools:
+                name = cards[x.iid].name
+                k = seen.get(name, 0) + 1
+                seen[name] = k
+                out[x.iid] = name if k == 1 else f"{name} #{k}"
+        return out
 
     def _label(self, iid: int, viewer: int | None = None) -> str:
         """The name of a card in play as action texts write it (``#2`` for a second copy).
@@ -1140,7 +1157,16 @@ class Game:
         else:
             self._main_actions(out)
         self._cache_list = [a for a, _ in out]
-        self._cache = {normalize(str(a)): (a, m) for a, m in out}
+        self._cache = {a: (a, m) for a, m in out}
+        self._texts = None
+
+    def _text_cache(self) -> dict:
+        """Legal actions by normalized text (built only when a text is applied or explained)."""
+        if self._cache is None:
+            self._build_cache()
+        if self._texts is None:
+            self._texts = {normalize(str(a)): hit for a, hit in self._cache.items()}
+        return self._texts
 
     def _main_actions(self, out: list) -> None:
         s = self._s
@@ -1150,6 +1176,7 @@ class Game:
         cards = self._cards
         data = pl.ts_ex.count(False)
         hand = _first_of_each_name(cards, pl.hand)
+        label = self._labels(p)
         # R8 Train
         allowed = 1 + (s.extra_trains if s.extra_trains_turn == s.turn else 0)
         if (pl.trained if pl.trained_turn == s.turn else 0) < allowed:
@@ -1172,22 +1199,22 @@ class Game:
             eff = effect_of(card.name)
             targets = [None] if eff.target is None else self._targets(p, eff.target, from_action=card.is_action)
             for t in targets:
-                tl = None if t is None else (self._label(t, p) if eff.target != "own_discard_action" else cards[t].name)
+                tl = None if t is None else (label[t] if eff.target != "own_discard_action" else cards[t].name)
                 for pay in payers:
                     out.append((Action("deploy", card=card.name, target=tl,
-                                       via=None if pay is None else self._label(pay, p)), ("deploy", iid, t, pay)))
+                                       via=None if pay is None else label[pay]), ("deploy", iid, t, pay)))
         # R13 Task, R14 Audit
         actors = [x for x in pl.systems if self._can_act(p, x)]
         for x in actors:
             if not self._task_barred(p, x):
-                out.append((Action("task", card=self._label(x.iid, p)), ("task", x.iid)))
+                out.append((Action("task", card=label[x.iid]), ("task", x.iid)))
         if actors:
             targets = [t for t in s.players[q].systems if t.exerted and t.no_audit_turn != s.turn]
             for x in actors:
                 for t in targets:
                     if self._kw(t, "Highly Trusted") and cards[x.iid].tru < cards[t.iid].tru:
                         continue
-                    out.append((Action("audit", card=self._label(x.iid, p), target=self._label(t.iid, p)),
+                    out.append((Action("audit", card=label[x.iid], target=label[t.iid]),
                                 ("audit", x.iid, t.iid)))
         # R17 Use
         for x in pl.tools:
@@ -1197,11 +1224,11 @@ class Game:
             if not eff.usable or eff.resolve is None:
                 continue
             if eff.target is None:
-                out.append((Action("use", card=self._label(x.iid, p)), ("use", x.iid, None)))
+                out.append((Action("use", card=label[x.iid]), ("use", x.iid, None)))
             else:
                 for t in self._targets(p, eff.target, from_action=False):
-                    tl = cards[t].name if eff.target == "own_discard_action" else self._label(t, p)
-                    out.append((Action("use", card=self._label(x.iid, p), target=tl), ("use", x.iid, t)))
+                    tl = cards[t].name if eff.target == "own_discard_action" else label[t]
+                    out.append((Action("use", card=label[x.iid], target=tl), ("use", x.iid, t)))
         out.append((Action("end"), ("end",)))
 
     # -- explanations ------------------------------------------------------------------------------
@@ -1211,12 +1238,12 @@ class Game:
         return why_illegal(self, text)
 
     # -- views helpers ------------------------------------------------------------------------------
-    def _board_card(self, owner: int, x: _Perm, viewer: int) -> BoardCard:
+    def _board_card(self, owner: int, x: _Perm, label: str) -> BoardCard:
         card = self._cards[x.iid]
         s = self._s
         system = card.is_system
         return BoardCard(
-            owner=owner, label=self._label(x.iid, viewer), card=card,
+            owner=owner, label=label, card=card,
             cap=self._cap(x) if system else None, tru=card.tru if system else None,
             flags=x.flags, sideways=x.exerted,
             can_act=system and self._can_act(owner, x),

@@ -18,24 +18,16 @@ from .cards import Card, CardPool, load_cards
 from .decks import Deck, starter_decks
 from .errors import CardDataError, DeckError, IllegalAction, RecordError, ScenarioError, TokensError
 
+from .actions import Action
+from .game import BoardCard, Game, LogEvent, Observation
+from .render import print_sheet, render_card
+
 __all__ = [
     "Card", "CardPool", "load_cards",
     "Deck", "starter_decks",
+    "Game", "Action", "Observation", "BoardCard", "LogEvent",
+    "render_card", "print_sheet",
     "TokensError", "CardDataError", "DeckError", "IllegalAction", "ScenarioError", "RecordError",
 ]
-
-try:  # the engine and views arrive module by module; keep the package importable meanwhile
-    from .actions import Action  # noqa: F401
-    from .game import Game  # noqa: F401
-
-    __all__ += ["Action", "Game"]
-except ImportError:  # pragma: no cover
-    pass
-try:
-    from .render import render_card, print_sheet  # noqa: F401
-
-    __all__ += ["render_card", "print_sheet"]
-except ImportError:  # pragma: no cover
-    pass
 
 __version__ = "0.1.0"

@@ -1,0 +1,288 @@
+"""The card gallery: browse the Alpha Set, filter it, search it, and look closer at one card.
+
+``CardGallery()`` shows every card of the set as a grid of printed-style cards
+(:func:`tokens_edu.render.render_card`). Students narrow it with filters for color, type and
+rarity and a search box, and press "Look closer" under a card to see it big with its teacher
+note (``learn_more``). It is a view only: it reads cards and holds no rules.
+
+Each card's HTML is built once and kept; a filter change only hides or shows tiles (their
+``layout.display``), so nothing is rebuilt and only the changed tiles reach the browser.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import logging
+from collections.abc import Iterable
+
+import ipywidgets as widgets
+
+from ..cards import COLOR_THEMES, COLORS, Card, CardPool, load_cards
+from ..render import RARITY_NAMES, render_card
+
+__all__ = ["CardGallery"]
+
+log = logging.getLogger(__name__)
+
+ALL = "all"
+_TILE_SCALE = 1.0
+_DETAIL_SCALE = 1.5
+
+
+@functools.lru_cache(maxsize=512)
+def _card_html(card: Card, scale: float) -> str:
+    """Cached :func:`render_card` (cards are immutable, so their HTML never changes)."""
+    return render_card(card, scale=scale)
+
+
+def _matches(card: Card, words: list[str]) -> bool:
+    """True when every word appears in the card's name, texts, type, color or keywords."""
+    if not words:
+        return True
+    hay = " ".join(
+        [card.name, card.type, card.color, COLOR_THEMES.get(card.color, ""), card.rules_text,
+         card.definition, card.discuss, " ".join(card.keywords)]
+    ).casefold()
+    return all(w in hay for w in words)
+
+
+class CardGallery(widgets.VBox):
+    """A browsable grid of cards with filters, a search box and a "look closer" pane.
+
+    Args:
+        pool: the cards to show: a :class:`~tokens_edu.cards.CardPool` (default: the Alpha Set
+            from :func:`~tokens_edu.cards.load_cards`), or any list of Cards (a Deck works; each
+            card is shown once).
+
+    Attributes (for lessons and tests):
+        color_filter, type_filter, rarity_filter: ``ipywidgets.Dropdown``; the value ``"all"``
+            means no filter. Colors are ``green, blue, black, white, red, any``; types ``System,
+            Tool, Action``; rarities ``C, U, R, *``.
+        search: ``ipywidgets.Text``; every word typed must appear in the card's name or texts
+            (any case).
+        count_label: ``ipywidgets.Label`` reading "showing N of M cards".
+        grid: the ``ipywidgets.GridBox`` of card tiles (all tiles; hidden ones have
+            ``layout.display == "none"``).
+        detail: ``ipywidgets.HTML`` with the chosen card drawn big and its teacher note.
+        selected: the chosen :class:`Card`, or None.
+        message: ``ipywidgets.HTML`` where a problem is explained in plain words.
+
+    Raises:
+        TypeError: ``pool`` is not a CardPool or a list of Cards.
+    """
+
+    def __init__(self, pool: CardPool | Iterable[Card] | None = None, **kwargs):
+        cards = self._cards_from(pool)
+        self._cards: list[Card] = cards
+        self.selected: Card | None = None
+
+        color_opts = [("all colors", ALL)] + [
+            (f"{c}: {COLOR_THEMES[c]}", c) for c in COLORS + ("any",) if any(k.color == c for k in cards)
+        ]
+        type_opts = [("all types", ALL)] + [(t, t) for t in ("System", "Tool", "Action")]
+        rarity_opts = [("all rarities", ALL)] + [
+            (f"{'★' if r == '*' else r}: {RARITY_NAMES[r]}", r) for r in ("C", "U", "R", "*")
+        ]
+        self.color_filter = widgets.Dropdown(options=color_opts, value=ALL, description="Color",
+                                             layout=widgets.Layout(width="auto"))
+        self.type_filter = widgets.Dropdown(options=type_opts, value=ALL, description="Type",
+                                            layout=widgets.Layout(width="auto"))
+        self.rarity_filter = widgets.Dropdown(options=rarity_opts, value=ALL, description="Rarity",
+                                              layout=widgets.Layout(width="auto"))
+        self.search = widgets.Text(value="", placeholder="Search names and card text",
+                                   description="Search", continuous_update=True,
+                                   layout=widgets.Layout(width="auto"))
+        self.reset_button = widgets.Button(description="Show all", tooltip="Clear the filters and the search",
+                                           icon="undo")
+        self.count_label = widgets.Label(value="")
+        self.message = widgets.HTML(value="")
+        for w, cls in ((self.color_filter, "color"), (self.type_filter, "type"),
+                       (self.rarity_filter, "rarity"), (self.search, "search"),
+                       (self.reset_button, "reset"), (self.count_label, "count"),
+                       (self.message, "message")):
+            w.add_class(f"tokens-gallery-{cls}")
+
+        # One tile per card, built once.
+        self._tiles: dict[str, widgets.VBox] = {}
+        for card in cards:
+            view = widgets.HTML(value=_card_html(card, _TILE_SCALE))
+            view.add_class("tokens-gallery-card-view")
+            button = widgets.Button(description="Look closer", tooltip=f"Show {card.name} big",
+                                    layout=widgets.Layout(width="auto"))
+            button.add_class("tokens-gallery-look")
+            button.on_click(functools.partial(self._on_look, card.name))
+            tile = widgets.VBox([view, button], layout=widgets.Layout(align_items="stretch",
+                                                                      width="fit-content"))
+            tile.add_class("tokens-gallery-tile")
+            self._tiles[card.name] = tile
+        self.grid = widgets.GridBox(
+            list(self._tiles.values()),
+            layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(250px, 1fr))",
+                                  grid_gap="12px", justify_items="flex-start", width="100%"),
+        )
+        self.grid.add_class("tokens-gallery-grid")
+
+        self.detail = widgets.HTML(value="")
+        self.detail.add_class("tokens-gallery-detail")
+        self.close_button = widgets.Button(description="Close", icon="times",
+                                           tooltip="Close the big card")
+        self.close_button.add_class("tokens-gallery-close")
+        self.close_button.on_click(self._on_close)
+        self.detail_box = widgets.VBox([self.close_button, self.detail],
+                                       layout=widgets.Layout(display="none", border="2px solid #555",
+                                                             padding="8px", margin="0 0 10px"))
+        self.detail_box.add_class("tokens-gallery-detail-box")
+
+        filters = widgets.HBox([self.color_filter, self.type_filter, self.rarity_filter],
+                               layout=widgets.Layout(flex_flow="row wrap"))
+        search_row = widgets.HBox([self.search, self.reset_button, self.count_label],
+                                  layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        super().__init__([filters, search_row, self.message, self.detail_box, self.grid], **kwargs)
+        self.add_class("tokens-gallery")
+
+        self._visible: set[str] = set(self._tiles)
+        for w in (self.color_filter, self.type_filter, self.rarity_filter, self.search):
+            w.observe(self._on_filter, names="value")
+        self.reset_button.on_click(self._on_reset)
+        self._apply_filters()
+
+    # -- building -----------------------------------------------------------------------------
+    @staticmethod
+    def _cards_from(pool: object) -> list[Card]:
+        if pool is None:
+            return load_cards().cards()
+        if isinstance(pool, CardPool):
+            return pool.cards()
+        if isinstance(pool, (str, bytes)) or not isinstance(pool, Iterable):
+            raise TypeError(
+                f"CardGallery needs a CardPool or a list of cards (or nothing), not {type(pool).__name__}."
+            )
+        out: list[Card] = []
+        seen: set[str] = set()
+        for item in pool:
+            if not isinstance(item, Card):
+                raise TypeError(f"CardGallery needs Cards; one entry is {type(item).__name__}.")
+            if item.name not in seen:
+                seen.add(item.name)
+                out.append(item)
+        return out
+
+    # -- state --------------------------------------------------------------------------------
+    @property
+    def cards(self) -> list[Card]:
+        """Every card in the gallery, in set order (filtered or not)."""
+        return list(self._cards)
+
+    @property
+    def shown(self) -> list[Card]:
+        """The cards the filters and the search let through, in set order."""
+        return [c for c in self._cards if c.name in self._visible]
+
+    def _wanted(self) -> set[str]:
+        color, ctype, rarity = self.color_filter.value, self.type_filter.value, self.rarity_filter.value
+        words = self.search.value.casefold().split()
+        return {
+            c.name for c in self._cards
+            if (color == ALL or c.color == color)
+            and (ctype == ALL or c.type == ctype)
+            and (rarity == ALL or c.rarity == rarity)
+            and _matches(c, words)
+        }
+
+    def _apply_filters(self) -> None:
+        """Show the tiles that match and hide the rest; touch only tiles that change."""
+        wanted = self._wanted()
+        for name in self._visible ^ wanted:
+            self._tiles[name].layout.display = None if name in wanted else "none"
+        self._visible = wanted
+        n, total = len(wanted), len(self._cards)
+        self.count_label.value = f"showing {n} of {total} cards"
+        if n == 0:
+            self._say("No card matches. Try fewer words, or set a filter back to “all”.")
+        else:
+            self._say("")
+
+    def _say(self, text: str) -> None:
+        self.message.value = f'<span style="color:#8a1c1c">{html.escape(text)}</span>' if text else ""
+
+    # -- actions ------------------------------------------------------------------------------
+    def select(self, name: str | Card) -> Card:
+        """Show one card big, with its Definition, Discuss question and teacher note.
+
+        Args:
+            name: a card name (any case) or a Card of this gallery.
+
+        Returns:
+            the chosen Card (also in :attr:`selected`).
+
+        Raises:
+            KeyError: there is no such card in this gallery; the message suggests close names.
+                Nothing changes.
+        """
+        key = name.name if isinstance(name, Card) else name
+        card = next((c for c in self._cards
+                     if isinstance(key, str) and c.name.casefold() == " ".join(key.split()).casefold()), None)
+        if card is None:
+            raise KeyError(CardPool(self._cards).unknown_message(key))
+        self.selected = card
+        self.detail.value = self._detail_html(card)
+        self.detail_box.layout.display = None
+        return card
+
+    def clear_selection(self) -> None:
+        """Close the big card."""
+        self.selected = None
+        self.detail.value = ""
+        self.detail_box.layout.display = "none"
+
+    def reset(self) -> None:
+        """Set every filter back to "all" and empty the search box."""
+        self._muted = True  # refilter once at the end, not once per widget
+        try:
+            for w in (self.color_filter, self.type_filter, self.rarity_filter):
+                w.value = ALL
+            self.search.value = ""
+        finally:
+            self._muted = False
+        self._apply_filters()
+
+    @staticmethod
+    def _detail_html(card: Card) -> str:
+        esc = html.escape
+        theme = COLOR_THEMES.get(card.color, card.color)
+        note = card.learn_more or "No teacher note for this card yet."
+        return (
+            '<div style="display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start">'
+            f"{_card_html(card, _DETAIL_SCALE)}"
+            '<div style="flex:1 1 260px;max-width:560px;color:#1a1a1a;background:#ffffff;'
+            'padding:8px 12px;border-radius:6px;font-size:15px;line-height:1.45">'
+            f'<h3 style="margin:0 0 6px">{esc(card.name)}</h3>'
+            f'<p style="margin:0 0 8px">{esc(card.type)} · {esc(theme)}</p>'
+            f'<p style="margin:0 0 8px"><strong>Definition:</strong> {esc(card.definition)}</p>'
+            f'<p style="margin:0 0 8px"><strong>Discuss:</strong> {esc(card.discuss)}</p>'
+            f'<p class="tokens-gallery-learn-more" style="margin:0"><strong>For teachers:</strong> {esc(note)}</p>'
+            "</div></div>"
+        )
+
+    # -- callbacks (never raise: on Voila an error would show nowhere) --------------------------
+    def _safely(self, what: str, fn, *args) -> None:
+        try:
+            fn(*args)
+        except Exception:  # noqa: BLE001 - show a plain message instead of failing silently
+            log.exception("CardGallery: %s failed", what)
+            self._say(f"Something went wrong while trying to {what}. Please try again.")
+
+    def _on_filter(self, change) -> None:
+        if getattr(self, "_muted", False):
+            return
+        self._safely("filter the cards", self._apply_filters)
+
+    def _on_look(self, name: str, _button) -> None:
+        self._safely("show the card", self.select, name)
+
+    def _on_close(self, _button) -> None:
+        self._safely("close the card", self.clear_selection)
+
+    def _on_reset(self, _button) -> None:
+        self._safely("show all cards", self.reset)

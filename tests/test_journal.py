@@ -254,3 +254,24 @@ def test_unopenable_database_is_a_plain_error(tmp_path):
     (tmp_path / "adir").mkdir()
     with pytest.raises(ValueError, match="cannot be opened"):
         Journal(f"sqlite:///{tmp_path / 'adir'}")
+
+
+def test_preheated_kernel_asks_voila_once_for_the_query(monkeypatch):
+    """With --preheat_kernel the env var is stale; Voila's get_query_string() waits for the page."""
+    import voila.utils
+
+    from tokens_edu import journal as jmod
+
+    calls = []
+
+    def fake_get_query_string(url=None):
+        calls.append(url)
+        return "student=zed"
+
+    monkeypatch.setattr(jmod, "_query_cache", None)
+    monkeypatch.setattr(voila.utils, "get_query_string", fake_get_query_string)
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setenv("QUERY_STRING", "student=stale")
+    assert student_from_query() == "zed"
+    assert student_from_query() == "zed"
+    assert len(calls) == 1  # a second wait would hang: Voila sends the request once

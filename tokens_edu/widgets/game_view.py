@@ -216,10 +216,16 @@ def _card_box(r: dict) -> str:
         lines.append(f'Flags {flags} <span style="color:#c00">{counters}</span>')
         if sideways:
             state = "sideways"
+        elif _truthy(r.get("New")) and not _truthy(r.get("Can act")):
+            state = "upright, new (waits a turn)"
         elif _truthy(r.get("Can act")):
             state = "upright, can act"
         else:
-            state = "upright, new (waits a turn)"
+            state = "upright"
+        if _truthy(r.get("Can't Task")):
+            state += ", can't Run a Task"
+        if _truthy(r.get("Abilities lost")):
+            state += ", abilities lost"
     else:
         state = "sideways (used)" if sideways else "upright"
     lines.append(f"<i>{_esc(state)}</i>")
@@ -692,12 +698,13 @@ class GameView(widgets.VBox):
         if g.over:
             return f"Game over after turn {_int(getattr(g, 'turn', 0))}."
         pending = getattr(g, "pending", None)
-        kinds = {a.kind for a in legal} if not pending else set()
+        kinds = {a.kind for a in legal}
+        phase = getattr(g, "phase", "main")
         who = self._name(g.to_act)
-        if "order" in kinds:
+        if phase == "order" or "order" in kinds:
             return f"Getting ready: {who} won the die roll and decides who goes first (R2)."
-        if kinds & {"keep", "mulligan"}:
-            return f"Getting ready: {who} keeps this hand or takes a new one (R3)."
+        if phase == "mulligan" or kinds & {"keep", "mulligan"}:
+            return f"Getting ready: {who} keeps this hand or takes a new one, once (R3)."
         turn = _int(getattr(g, "turn", 0))
         step = f"Turn {turn}: {self._name(g.active)}'s main phase"
         if pending:

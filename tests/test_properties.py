@@ -20,7 +20,7 @@ TURN_LIMIT = 40
 def zone_names(game: Game, p: int) -> Counter:
     """Every card player p owns, in every zone (white-box: reads the engine's state)."""
     pl = game._s.players[p]
-    ids = pl.hand + pl.deck + pl.discard + pl.ts + [x.iid for x in pl.systems + pl.tools]
+    ids = pl.hand + pl.deck + pl.discard + pl.ts + pl.resolving + [x.iid for x in pl.systems + pl.tools]
     assert len(ids) == len(set(ids)), "a card is in two places at once"
     assert all(game._owner[i] == p for i in ids), "a card changed owner"
     return Counter(game.card_of(i).name for i in ids)
@@ -36,6 +36,7 @@ def check_invariants(game: Game, deck_lists: list[Counter]) -> None:
                 assert game.pending.startswith("Model Card") and x.iid in game._s.doom[0], \
                     "a System at its Trust stayed in play (R15)"
         assert len(pl.ts) == len(pl.ts_ex)
+        assert not pl.resolving or game.pending is not None, "a resolved Action must reach the discard pile (R18)"
         obs = game.observation(p)
         assert 0 <= obs.data_ready[p] <= obs.training_set[p]
         assert obs.tokens[p] >= 0

@@ -66,7 +66,7 @@ class _Perm:
 class _Player:
     """One player's zones and counters (internal). ``deck`` has its top card at the END."""
 
-    __slots__ = ("tokens", "hand", "deck", "discard", "ts", "ts_ex", "systems", "tools",
+    __slots__ = ("tokens", "hand", "deck", "discard", "ts", "ts_ex", "systems", "tools", "resolving",
                  "trained", "trained_turn", "no_task_turn", "model_card_used")
 
     def __init__(self):
@@ -78,6 +78,7 @@ class _Player:
         self.ts_ex: list[bool] = []  # parallel to ts: exerted?
         self.systems: list[_Perm] = []
         self.tools: list[_Perm] = []
+        self.resolving: list[int] = []  # Actions being resolved; to the discard pile after (R18)
         self.trained = 0
         self.trained_turn = -1
         self.no_task_turn = -1  # Mandatory Recall (R19)
@@ -90,6 +91,7 @@ class _Player:
         c.ts, c.ts_ex = self.ts[:], self.ts_ex[:]
         c.systems = [s.clone() for s in self.systems]
         c.tools = [t.clone() for t in self.tools]
+        c.resolving = self.resolving[:]
         c.trained, c.trained_turn = self.trained, self.trained_turn
         c.no_task_turn, c.model_card_used = self.no_task_turn, self.model_card_used
         return c
@@ -556,7 +558,7 @@ class Game:
             ps.append((p.tokens, tuple(p.hand), tuple(p.deck), tuple(p.discard), tuple(p.ts), tuple(p.ts_ex),
                        tuple((x.iid, x.exerted, x.flags, x.entered, x.boost, x.boost_turn, x.gpu_turn,
                               x.no_task_turn, x.no_audit_turn, x.lost_until) for x in p.systems + p.tools),
-                       p.trained, p.trained_turn, p.no_task_turn, p.model_card_used))
+                       tuple(p.resolving), p.trained, p.trained_turn, p.no_task_turn, p.model_card_used))
         return (tuple(ps), s.turn, s.active, s.first, s.phase, s.decision, s.doom, s.over, s.winner,
                 s.shuffles, s.extra_trains, s.extra_trains_turn, len(self._log))
 
@@ -1014,6 +1016,15 @@ class Game:
 
     # -- applying a move ------------------------------------------------------------------------
     def _do(self, move: tuple) -> None:
+        self._do_move(move)
+        s = self._s
+        if s.decision is None and s.doom is None:  # R18: a resolved Action goes to the discard pile
+            for pl in s.players:
+                if pl.resolving:
+                    pl.discard.extend(pl.resolving)
+                    pl.resolving.clear()
+
+    def _do_move(self, move: tuple) -> None:
         kind = move[0]
         s = self._s
         p = self.to_act
@@ -1087,8 +1098,8 @@ class Game:
             pl.systems.append(_Perm(iid, s.turn))
         elif card.is_tool:
             pl.tools.append(_Perm(iid, s.turn))
-        else:  # R18: resolve, then to the discard pile
-            pl.discard.append(iid)
+        else:  # R18: resolve, then to the discard pile (see _do)
+            pl.resolving.append(iid)
             resolve = effect_of(card.name).resolve
             if resolve is not None:
                 resolve(self, p, iid, target)

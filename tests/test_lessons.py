@@ -1,0 +1,267 @@
+"""The lessons and notebooks: stored clean, their scenarios load, their code runs, their claims hold.
+
+Each notebook's code is run here *in this process* (cell by cell, like IPython, with the cwd set
+to the notebook's folder, as Voila does), which is fast. The kernel run of the same notebooks is
+nbval's job in the Makefile (``pytest --nbval-lax --nbval-current-env lessons/ notebooks/``);
+this file does not start kernels, so the slow run happens once.
+
+The lesson prose makes promises about its scenarios ("Neural Network would be your 3rd System:
+it costs 3"); the ``test_lesson_*`` tests below check each promise against the engine by
+clicking the lesson's GameView.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from IPython.display import display
+
+from tokens_edu import Game
+from tokens_edu.widgets import DiscussBox, GameView
+from tokens_edu.widgets.game_view import NewGamePanel
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSONS = ROOT / "lessons"
+SCENARIOS = LESSONS / "scenarios"
+NOTEBOOKS = sorted(LESSONS.glob("*.ipynb")) + sorted((ROOT / "notebooks").glob("*.ipynb"))
+REQUIRED_LESSONS = [
+    "01-read-a-card", "02-training-set-and-data", "03-task-and-audit", "04-keywords",
+    "05-play-the-computer", "06-hot-seat",
+]
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def code_cells(nb: dict) -> list[str]:
+    return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def run_notebook(path: Path) -> list:
+    """Run a notebook's code cells in order, in this process, with cwd = its folder.
+
+    Returns:
+        the value of each cell's last expression (what the notebook would display), in order.
+    """
+    shown = []
+    namespace = {"__name__": "__main__", "display": display}
+    old = os.getcwd()
+    os.chdir(path.parent)
+    try:
+        for source in code_cells(load(path)):
+            tree = ast.parse(source)
+            last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+            if last is not None:
+                tree.body = tree.body[:-1]
+            exec(compile(tree, str(path), "exec"), namespace)  # noqa: S102: our own notebooks
+            if last is not None:
+                shown.append(eval(compile(ast.Expression(last.value), str(path), "eval"), namespace))
+    finally:
+        os.chdir(old)
+    return shown
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    """Lessons save to the journal in a temporary data folder, as a student with a name."""
+    monkeypatch.setenv("TOKENS_EDU_DATA", str(tmp_path))
+    monkeypatch.delenv("TOKENS_EDU_DB_URL", raising=False)
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    monkeypatch.setenv("QUERY_STRING", "student=tester")
+    return tmp_path
+
+
+# -- stored clean ---------------------------------------------------------------------------
+def test_the_six_lessons_exist():
+    names = [p.stem for p in LESSONS.glob("*.ipynb")]
+    for lesson in REQUIRED_LESSONS:
+        assert lesson in names
+    assert (ROOT / "notebooks" / "01-play-and-inspect.ipynb").exists()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_stored_without_outputs(path):
+    nb = load(path)
+    assert nb["metadata"]["kernelspec"]["name"] == "python3"
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            assert cell.get("outputs") == [], f"{path.name} has outputs"
+            assert cell.get("execution_count") is None, f"{path.name} has an execution count"
+
+
+@pytest.mark.parametrize("path", sorted(LESSONS.glob("*.ipynb")), ids=lambda p: p.name)
+def test_lesson_has_no_game_logic_and_ends_with_discuss(path):
+    nb = load(path)
+    cells = code_cells(nb)
+    for source in cells:
+        assert ".apply(" not in source and ".undo(" not in source, f"{path.name} plays moves in code"
+        assert not re.search(r"^\s*(for|while)\b", source, re.M), f"{path.name} has a loop"
+    assert re.search(r"DiscussBox\(", cells[-1]), f"{path.name} does not end with a Discuss moment"
+    prose = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "## Discuss" in prose
+    assert re.search(r"\*About (1\d|20) minutes\.\*", prose), "each lesson says it takes 10-20 minutes"
+    lesson = path.stem
+    assert f'Journal(lesson="{lesson}")' in "\n".join(cells)
+
+
+# -- scenarios ------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.name)
+def test_scenario_loads(path):
+    game = Game.from_scenario(path)
+    assert game.phase == "main" and game.active == 0 and not game.over
+    assert game.legal_actions()
+
+
+def test_every_scenario_a_lesson_names_exists():
+    named = set()
+    for path in LESSONS.glob("*.ipynb"):
+        text = "\n".join(code_cells(load(path)))
+        named |= set(re.findall(r'scenarios/([\w-]+\.yaml)', text))
+        named |= {f"04-{n}.yaml" for n in re.findall(r'puzzle\("([\w-]+)"', text)}
+    assert named, "the lessons use scenarios"
+    for name in named:
+        assert (SCENARIOS / name).exists(), name
+
+
+# -- the code runs ----------------------------------------------------------------------------
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_code_runs(path):
+    shown = run_notebook(path)
+    if path.parent == LESSONS:
+        assert isinstance(shown[-1], DiscussBox)
+        assert shown[-1].journal.lesson == path.stem
+
+
+def test_scenario_lessons_show_game_views():
+    for name, count in (("02-training-set-and-data", 1), ("03-task-and-audit", 2), ("04-keywords", 5)):
+        views = [x for x in run_notebook(LESSONS / f"{name}.ipynb") if isinstance(x, GameView)]
+        assert len(views) == count, name
+        for view in views:
+            assert view.buttons and view.journal is not None
+            assert view.bots[1] is not None  # the computer plays the other seat
+
+
+@pytest.mark.parametrize("name,bot", [("05-play-the-computer", True), ("06-hot-seat", False)])
+def test_game_lessons_start_a_game(name, bot):
+    panels = [x for x in run_notebook(LESSONS / f"{name}.ipynb") if isinstance(x, NewGamePanel)]
+    assert len(panels) == 1
+    panel = panels[0]
+    panel.deck_pickers[0].value = 3
+    panel.start_button.click()
+    view = panel.view
+    assert isinstance(view, GameView) and not view.game.over
+    assert (view.bots[1] is not None) == bot
+    assert view.journal.lesson == name
+    if bot:  # the computer's move is one click away, or it is ours
+        assert view.buttons or view.next_button.layout.display != "none"
+    else:  # hot seat starts behind the cover
+        assert view.buttons == {} and view.cover_box.layout.display != "none"
+
+
+# -- what the lesson prose promises ----------------------------------------------------------------
+def play(name: str) -> GameView:
+    return GameView(Game.from_scenario(SCENARIOS / name), seats=("human", "greedy"))
+
+
+def players(view: GameView, p: int = 0) -> dict:
+    df = view.game.tables(0)["players"]
+    return df[df["Player"] == p].iloc[0].to_dict()
+
+
+def on_board(view: GameView, owner: int, card: str) -> dict | None:
+    df = view.game.tables(0)["board"]
+    hit = df[(df["Owner"] == owner) & (df["Card"] == card)]
+    return None if hit.empty else hit.iloc[0].to_dict()
+
+
+def test_lesson_02_deploy_tax_train_and_data_comes_back():
+    view = play("02-train-and-pay.yaml")
+    assert players(view)["Data ready"] == 2 and players(view)["Systems"] == 2
+    assert "deploy Neural Network" not in view.buttons  # 2 + 1 tax = 3 (R10)
+    assert "deploy Chatbot" in view.buttons  # 1 + 1 tax = 2
+    view.buttons["train Chatbot"].click()
+    assert players(view)["Data ready"] == 3
+    view.buttons["deploy Neural Network"].click()
+    assert players(view)["Data ready"] == 0
+    assert on_board(view, 0, "Neural Network")["New"]
+    view.buttons["end turn"].click()
+    for _ in range(50):
+        if view.game.to_act == 0:
+            break
+        view.next_button.click()
+    assert view.game.active == 0
+    assert players(view)["Data ready"] == 3  # Data comes back at the Reboot (R5)
+    assert on_board(view, 0, "Neural Network")["Can act"]
+
+
+def test_lesson_03_scoring_exposes_you():
+    view = play("03-task-exposes.yaml")
+    view.buttons["task Classifier"].click()
+    assert view.game.tokens[0] == 8 and on_board(view, 0, "Classifier")["Sideways"]
+    view.buttons["end turn"].click()
+    assert any(str(a) == "audit Neural Network -> Classifier" for a in view.game.legal_actions())
+
+
+def test_lesson_03_the_seed_audit():
+    view = play("03-audit.yaml")
+    view.buttons["audit Neural Network -> Explainability"].click()
+    assert on_board(view, 1, "Explainability") is None
+    assert on_board(view, 0, "Neural Network")["Flags"] == 1
+    assert "audit Neural Network -> Explainability" not in view.buttons
+
+
+def test_lesson_04_fast_tracked():
+    view = play("04-fast-tracked.yaml")
+    view.buttons["deploy Chatbot"].click()
+    view.buttons["deploy Agent"].click()
+    assert "task Agent" in view.buttons
+    assert "task Chatbot" not in view.buttons
+
+
+def test_lesson_04_highly_trusted():
+    view = play("04-highly-trusted.yaml")
+    assert "audit Neural Network -> Decision Tree" not in view.buttons
+    assert "Highly Trusted" in view.game.explain("audit Neural Network -> Decision Tree")
+    assert "audit Accountability -> Decision Tree" in view.buttons
+
+
+def test_lesson_04_adversarial_hits_back():
+    view = play("04-adversarial.yaml")
+    view.buttons["audit Supervised Learning -> GAN"].click()
+    assert on_board(view, 1, "GAN") is None
+    assert on_board(view, 0, "Supervised Learning") is None  # 3 + 1 Flags on TRU 3
+
+
+@pytest.mark.parametrize("tool,draws", [("Feature Vector", 1), ("Tensor", 0)])
+def test_lesson_04_legacy(tool, draws):
+    view = play("04-legacy.yaml")
+    hand = players(view)["Hand"]
+    view.buttons[f"deploy Outdated -> {tool}"].click()
+    assert on_board(view, 1, tool) is None
+    assert players(view)["Hand"] == hand - 1 + draws
+
+
+def test_lesson_04_big_data():
+    view = play("04-big-data.yaml")
+    assert players(view)["Data ready"] == 0
+    view.buttons["deploy Training Data with Big Data Supervised Learning"].click()
+    assert on_board(view, 0, "Supervised Learning")["Sideways"]
+    assert players(view)["Training Set"] == 2
+    assert "task Supervised Learning" not in view.buttons
+
+
+def test_lesson_widgets_have_no_code_only_text():
+    """Voila hides code; every lesson's markdown explains what to click, in plain words."""
+    for path in LESSONS.glob("*.ipynb"):
+        prose = " ".join("".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "markdown")
+        assert "Save" in prose and len(prose.split()) > 120, path.name
+        longest = max(len(s.split()) for s in re.split(r"[.!?]\s", prose))
+        assert longest <= 45, f"{path.name}: a sentence of {longest} words is too long for ages 11-14"
+

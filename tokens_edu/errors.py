@@ -47,5 +47,6 @@ class ScenarioError(TokensError):
     """A scenario (a game set up at a chosen position) has a bad entry; the message names it."""
 
 
-class RecordError(TokensError):
-    """A game record (from ``Game.to_record``) cannot be read or replayed."""
+class RecordError(ScenarioError):
+    """A game record (from ``Game.to_record``) cannot be read or replayed. A record is a
+    starting position plus moves, so this is a kind of :class:`ScenarioError`."""

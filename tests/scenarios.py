@@ -19,6 +19,7 @@ Everything read back goes through the public surface: ``game.tables()``,
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 
@@ -108,10 +109,16 @@ def _fold(s: str) -> str:
     return " ".join(str(s).split()).casefold()
 
 
+def _card_name(label: str) -> str:
+    """The card's name from a board label: ``"Chatbot #2"`` -> ``"chatbot"`` (folded)."""
+    return re.sub(r"\s*#\d+$", "", _fold(label))
+
+
 def on_board(game: Game, card: str, owner: int | None = None) -> pd.DataFrame:
-    """Board rows of ``card`` (any case), optionally only those of ``owner``."""
+    """Board rows of ``card`` (any case; a ``#2`` label counts as the card), optionally only
+    those of ``owner``."""
     b = board(game)
-    rows = b[b["Card"].map(_fold) == _fold(card)]
+    rows = b[b["Card"].map(_card_name) == _card_name(card)]
     if owner is not None:
         rows = rows[rows["Owner"] == owner]
     return rows

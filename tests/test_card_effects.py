@@ -368,7 +368,8 @@ def test_environmental_footprint_hits_each_training_set_once():
 
 def test_regulation_debate_mode_a_allows_one_extra_train():
     game = start(p0=player(hand=["Regulation Debate", "AI in Daily Life", "Deepfake"],
-                           training_set={"ready": 2}, trained_this_turn=True))
+                           training_set={"ready": 2}, trained_this_turn=True,
+                           systems=[sys_("Digital Divide")]))  # so mode b has a target too
     assert not is_legal(game, "train AI in Daily Life")
     play(game, "deploy Regulation Debate", "choose mode a")
     assert is_legal(game, "train AI in Daily Life")
@@ -394,6 +395,18 @@ def test_regulation_debate_mode_b_bars_audits_on_the_target_this_turn():
     game.apply("audit Supervised Learning -> Chatbot")  # the other one is fine
     assert on_board(game, "Chatbot", 1).empty
     assert flags(game, "Neural Network", 1) == 0
+
+
+def test_regulation_debate_mode_b_lasts_only_this_turn():
+    game = start(p0=player(hand=["Regulation Debate"], training_set={"ready": 2}, deck=["Deepfake"],
+                           systems=[sys_("Neural Network", exerted=True)]),
+                 p1=player(deck=["Chatbot"], systems=[sys_("Supervised Learning")]))
+    play(game, "deploy Regulation Debate", "choose mode b")
+    assert legal(game) == {"choose neural network", "choose supervised learning"}  # any System
+    play(game, "choose Neural Network", "end turn")
+    assert is_legal(game, "audit Supervised Learning -> Neural Network")
+    game.apply("audit Supervised Learning -> Neural Network")
+    assert on_board(game, "Neural Network", 0).empty
 
 
 def test_cognitive_offload_draws_then_discards():
@@ -626,6 +639,15 @@ def test_model_card_works_only_while_in_play():
     assert stat(game, 1, "Discard") == 2
 
 
+def test_privacy_shield_does_not_stop_untargeted_actions():
+    game = start(p0=player(hand=["Mandatory Recall"], training_set={"ready": 4}, deck=["Bias Audit"]),
+                 p1=player(deck=["Chatbot"], tools=[tool("Privacy Shield")],
+                           systems=[sys_("Explainability")]))
+    play(game, "deploy Mandatory Recall", "end turn")
+    assert not is_legal(game, "task Explainability")
+    assert game.tokens[1] == 0
+
+
 def test_privacy_shield_blocks_opponents_actions_only():
     game = start(p0=player(hand=["Bias in Data", "AI Isn't Magic"], training_set={"ready": 3},
                            tools=[tool("Fairness Check")], systems=[sys_("Neural Network")]),
@@ -702,6 +724,15 @@ def test_unsupervised_learning_reorders_the_top_two():
     assert stat(game, 0, "Deck") == 2
 
 
+def test_unsupervised_learning_with_one_card_has_nothing_to_order():
+    game = start(p0=player(systems=[sys_("Unsupervised Learning")], deck=["Neuron"]))
+    game.apply("task Unsupervised Learning")
+    assert game.pending is None
+    assert game.tokens[0] == 2
+    assert stat(game, 0, "Deck") == 1
+    assert stat(game, 0, "Hand") == 0
+
+
 def test_gpt_draws_then_discards():
     game = start(p0=player(hand=["Chatbot"], systems=[sys_("GPT")], deck=["Neuron", "Sensor"]))
     game.apply("task GPT")
@@ -739,6 +770,7 @@ def test_reinforcement_learning_token_goes_to_its_controller_on_the_opponents_tu
 def test_data_center_discards_the_top_training_set_card_when_it_tasks():
     game = start(p0=player(systems=[sys_("Data Center")], training_set={"ready": 1, "exerted": 1}))
     game.apply("task Data Center")
+    assert game.pending is None  # mandatory: no question
     assert game.tokens[0] == 3
     assert stat(game, 0, "Training Set") == 1
     assert stat(game, 0, "Data ready") == 0  # the ready one went

@@ -1,0 +1,209 @@
+"""A real browser plays lesson 05 against GreedyBot and answers a Discuss prompt.
+
+Starts ``tokens-edu serve`` (Voila on ``lessons/``) on a free port with a temporary data folder,
+drives Debian's Chromium with Playwright's Python package (no ``playwright install``), clicks
+through a whole game until the status says someone won, types a Discuss answer, saves it, and
+reads it back from the journal database.
+
+Runs in CI: when the environment variable ``CI`` is set and Chromium is missing, the test fails;
+it is skipped only on a developer's machine without Chromium. Every request that does not go to
+this machine is aborted (the lab template asks a CDN for fonts; offline that would just hang).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("TOKENS_EDU_CHROMIUM", "/usr/bin/chromium")
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-dev-shm-usage"]
+LESSON = "05-play-the-computer.ipynb"
+MAX_CLICKS = 1500  # safety cap: a game against GreedyBot takes a few hundred clicks at most
+
+
+def chromium_or_skip() -> str:
+    """The Chromium path; skip locally when it is missing, fail in CI (env ``CI`` set)."""
+    if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
+        return CHROMIUM
+    message = f"Chromium is not at {CHROMIUM} (apt-get install -y chromium)."
+    if os.environ.get("CI"):
+        pytest.fail(message + " The browser test must run in CI.")
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tokens_edu_command() -> list[str]:
+    """How to run ``tokens-edu``: the console script next to this Python, else ``-m``."""
+    script = Path(sys.executable).with_name("tokens-edu")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from tokens_edu.cli import main; sys.exit(main())"]
+
+
+class Server:
+    """``tokens-edu serve`` in a subprocess; stopped by its own pid (SIGTERM, then SIGKILL)."""
+
+    def __init__(self, data_dir: Path, log_path: Path, extra: list[str] | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ, TOKENS_EDU_DATA=str(data_dir))
+        env.pop("JUPYTERHUB_USER", None)
+        env.pop("TOKENS_EDU_DB_URL", None)
+        self.log = open(log_path, "w")
+        cmd = tokens_edu_command() + ["serve", "--port", str(self.port), "--data-dir", str(data_dir),
+                                      *(extra or [])]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        self.log_path = log_path
+
+    def wait_ready(self, timeout: float = 90) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"tokens-edu serve stopped:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/voila/render/{LESSON}", timeout=30) as r:
+                    if r.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.5)
+        raise AssertionError(f"tokens-edu serve did not answer in {timeout} s:\n"
+                             f"{self.log_path.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)  # the group this test started
+                self.proc.wait(timeout=10)
+        self.log.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    srv = Server(data, tmp_path / "serve.log", ["--pool-size", "1", "--preheat-only", LESSON])
+    try:
+        srv.wait_ready()
+        srv.data_dir = data
+        yield srv
+    finally:
+        srv.stop()
+
+
+def only_loopback(route) -> None:
+    """Abort every request that does not go to this machine."""
+    host = urlparse(route.request.url).hostname or ""
+    if host in ("127.0.0.1", "localhost", "::1"):
+        route.continue_()
+    else:
+        route.abort()
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=chromium_or_skip(), args=LAUNCH_ARGS)
+
+
+def tick(page) -> str:
+    return page.locator(".tokens-game .tokens-tick").text_content() or ""
+
+
+def click_and_wait(page, locator, timeout: float = 30_000) -> None:
+    """Click, then wait until the view has finished the callback (its tick changed)."""
+    before = tick(page)
+    locator.click()
+    page.wait_for_function(
+        "prev => { const t = document.querySelector('.tokens-game .tokens-tick');"
+        " return t && t.textContent !== prev; }",
+        arg=before, timeout=timeout)
+
+
+def choose_action(texts: list[str]) -> str:
+    """A simple student: setup first, any choice, then deploy or task, else end the turn."""
+    for want in ("go first", "keep"):
+        if want in texts:
+            return want
+    for prefix in ("choose ", "deploy ", "task "):
+        for t in texts:
+            if t.startswith(prefix):
+                return t
+    return "end turn" if "end turn" in texts else texts[0]
+
+
+def test_play_lesson_05_against_greedybot_and_save_a_discuss_answer(server):
+    from playwright.sync_api import sync_playwright
+
+    from tokens_edu.journal import Journal
+
+    chromium_or_skip()
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            context = browser.new_context()
+            context.route("**/*", only_loopback)
+            page = context.new_page()
+            page.set_default_timeout(60_000)
+            page.goto(f"{server.url}/voila/render/{LESSON}?student=test")
+            page.wait_for_selector(".tokens-start button, button.tokens-start", state="visible")
+            page.locator("button.tokens-start").click()
+            page.wait_for_selector(".tokens-game .tokens-status", state="visible")
+
+            clicks, status = 0, ""
+            for clicks in range(1, MAX_CLICKS + 1):
+                status = page.locator(".tokens-game .tokens-status").inner_text()
+                if "wins!" in status or "draw" in status:
+                    break
+                next_button = page.locator("button.tokens-next")
+                if next_button.is_visible():
+                    click_and_wait(page, next_button)
+                    continue
+                buttons = page.locator("button.tokens-action")
+                texts = buttons.all_inner_texts()
+                assert texts, f"no action and no Next button; status: {status!r}"
+                pick = choose_action([t.strip() for t in texts])
+                click_and_wait(page, page.locator("button.tokens-action", has_text=pick).first)
+            assert "wins!" in status or "draw" in status, f"no winner after {clicks} clicks: {status!r}"
+            assert page.locator("button.tokens-action").count() == 0  # the game is over
+            assert "15" in page.locator(".tokens-game .tokens-tokens").inner_text() or "draw" in status
+
+            # Discuss: the game's Discuss area (a card was deployed) or the lesson's last prompt
+            answer = f"Bots follow rules that people wrote ({time.time():.0f})."
+            box = page.locator(".tokens-discuss").first
+            box.scroll_into_view_if_needed()
+            name = box.locator(".tokens-discuss-name input")
+            if name.count() and name.is_visible() and not name.input_value():
+                name.fill("test")
+            box.locator(".tokens-discuss-answer textarea").fill(answer)
+            box.locator("button.tokens-discuss-save").click()
+            page.wait_for_function(
+                "el => el.textContent.includes('Saved')",
+                arg=box.locator(".tokens-discuss-status").element_handle(), timeout=30_000)
+        finally:
+            browser.close()
+
+    journal = Journal(url=f"sqlite:///{server.data_dir}/journal.sqlite", student="test")
+    answers = journal.answers()
+    mine = answers[answers["answer"] == answer] if "answer" in answers else answers
+    assert len(mine) == 1, answers.to_string()
+    assert mine.iloc[0]["lesson"] == "05-play-the-computer"

@@ -346,6 +346,16 @@ def test_ai_isnt_magic_removes_deprecation_triggers():
     assert tuple(game.tokens) == (0, 3)
 
 
+def test_ai_isnt_magic_removes_fast_tracked():
+    game = start(p0=player(hand=["Agent", "AI Isn't Magic"], training_set={"ready": 5}))
+    game.apply("deploy Agent")
+    assert can_act(game, "Agent", 0)
+    game.apply("deploy AI Isn't Magic -> Agent")
+    assert not can_act(game, "Agent", 0)
+    assert illegal(game, "task Agent").rule == "R12"
+    assert game.tokens[0] == 0
+
+
 def test_ai_isnt_magic_ends_when_its_controllers_next_turn_begins():
     game = start(p0=player(hand=["AI Isn't Magic"], training_set={"ready": 2}),
                  p1=player(deck=["Neuron"], systems=[sys_("Diffusion Model", flags=1)]))
@@ -433,6 +443,14 @@ def test_cognitive_offload_with_one_card_discards_it_without_a_question():
 # ---------------------------------------------------------------------------------------------
 # Tools
 # ---------------------------------------------------------------------------------------------
+def test_model_card_and_privacy_shield_have_nothing_to_use():
+    game = start(p0=player(tools=[tool("Model Card"), tool("Privacy Shield")],
+                           systems=[sys_("Explainability")]))
+    assert legal(game) == {"task explainability", "end turn"}
+    illegal(game, "use Model Card")
+    illegal(game, "use Privacy Shield")
+
+
 def test_python_draws_a_card_once_a_turn():
     game = start(p0=player(tools=[tool("Python")], deck=["Chatbot", "Agent"]))
     game.apply("use Python")
@@ -628,6 +646,18 @@ def test_model_card_protects_the_active_players_own_system():
     assert on_board(game, "Explainability", 1).empty
 
 
+def test_model_card_also_saves_from_an_action_and_keeps_an_upright_system_upright():
+    game = start(p0=player(hand=["Bias in Data"], training_set={"ready": 1}),
+                 p1=player(tools=[tool("Model Card")], systems=[sys_("Neural Network", flags=1)]))
+    game.apply("deploy Bias in Data -> Neural Network")  # 2 Flags on Trust 2
+    assert game.to_act == 1 and game.active == 0
+    game.apply("choose yes")
+    assert flags(game, "Neural Network", 1) == 0
+    assert not sideways(game, "Neural Network", 1)  # it was upright, it stays upright
+    assert stat(game, 1, "Discard") == 0
+    assert game.to_act == 0
+
+
 def test_model_card_works_only_while_in_play():
     game = start(p0=player(hand=["Expired"], training_set={"ready": 2},
                            systems=[sys_("Bias Audit")]),  # CAP 1 TRU 4
@@ -677,6 +707,16 @@ def test_the_human_trainer_may_train_the_top_card_of_the_deck_exerted():
     assert stat(game, 0, "Data ready") == 1  # it enters exerted
     assert stat(game, 0, "Deck") == 1
     assert is_legal(game, "train Chatbot")  # not the turn's Train
+
+
+def test_the_human_trainer_from_an_empty_deck_reshuffles_and_costs_a_token():
+    game = start(p0=player(tokens=3, systems=[sys_("The Human Trainer")],
+                           discard=["Chatbot", "Not Alive"]))
+    play(game, "task The Human Trainer", "choose yes")  # R24: moving a deck card
+    assert game.tokens[0] == 4  # 3 + 2 - 1
+    assert stat(game, 0, "Training Set") == 1
+    assert stat(game, 0, "Deck") == 1
+    assert stat(game, 0, "Discard") == 0
 
 
 def test_the_human_trainer_may_decline():

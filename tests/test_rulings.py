@@ -134,6 +134,16 @@ def test_r3_first_player_draws_5_second_draws_6_first_decides_first(seed):
     assert legal(game) == {"keep", "mulligan"}
 
 
+def test_r3_the_same_seed_deals_the_same_hands():
+    a, _, _ = _new(11)
+    b, _, _ = _new(11)
+    play(a, "go first", "keep", "keep")
+    play(b, "go first", "keep", "keep")
+    assert hand(a, 0) == hand(b, 0)
+    assert hand(a, 1) == hand(b, 1)
+    assert len(hand(a, 0)) + len(hand(a, 1)) == 11
+
+
 @pytest.mark.parametrize("seed", [0, 5])
 def test_r3_mulligan_draws_a_new_hand_of_the_same_size(seed):
     game, n0, n1 = _new(seed)

@@ -356,6 +356,17 @@ def test_ai_isnt_magic_removes_fast_tracked():
     assert game.tokens[0] == 0
 
 
+def test_ai_isnt_magic_on_your_own_system_lasts_through_the_opponents_turn():
+    game = start(p0=player(hand=["AI Isn't Magic"], training_set={"ready": 2}, deck=["Neuron"],
+                           systems=[sys_("Safety Lab")]),  # Highly Trusted, TRU 4
+                 p1=player(deck=["Sensor"], systems=[sys_("Neural Network")]))  # TRU 2
+    play(game, "task Safety Lab", "deploy AI Isn't Magic -> Safety Lab", "end turn")
+    assert game.active == 1
+    game.apply("audit Neural Network -> Safety Lab")  # not Highly Trusted until p0's turn
+    assert on_board(game, "Safety Lab", 0).empty  # 4 Flags on Trust 4
+    assert game.tokens[0] == 2
+
+
 def test_ai_isnt_magic_ends_when_its_controllers_next_turn_begins():
     game = start(p0=player(hand=["AI Isn't Magic"], training_set={"ready": 2}),
                  p1=player(deck=["Neuron"], systems=[sys_("Diffusion Model", flags=1)]))
@@ -374,6 +385,15 @@ def test_environmental_footprint_hits_each_training_set_once():
     assert stat(game, 1, "Data ready") == 0  # a ready card goes first
     assert stat(game, 0, "Discard") == 2
     assert stat(game, 1, "Discard") == 1
+
+
+def test_regulation_debate_mode_a_before_training_allows_two_trains():
+    game = start(p0=player(hand=["Regulation Debate", "AI in Daily Life", "Deepfake", "Data Center"],
+                           training_set={"ready": 2}, systems=[sys_("Digital Divide")]))
+    play(game, "deploy Regulation Debate", "choose mode a",
+         "train AI in Daily Life", "train Deepfake")
+    assert stat(game, 0, "Training Set") == 4
+    assert not is_legal(game, "train Data Center")
 
 
 def test_regulation_debate_mode_a_allows_one_extra_train():
@@ -676,6 +696,15 @@ def test_privacy_shield_does_not_stop_untargeted_actions():
     play(game, "deploy Mandatory Recall", "end turn")
     assert not is_legal(game, "task Explainability")
     assert game.tokens[1] == 0
+
+
+def test_privacy_shield_keeps_its_systems_out_of_regulation_debates_mode_b():
+    game = start(p0=player(hand=["Regulation Debate"], training_set={"ready": 2},
+                           systems=[sys_("Embedding"), sys_("Supervised Learning")]),
+                 p1=player(tools=[tool("Privacy Shield")],
+                           systems=[sys_("Neural Network", exerted=True)]))
+    play(game, "deploy Regulation Debate", "choose mode b")
+    assert legal(game) == {"choose embedding", "choose supervised learning"}
 
 
 def test_privacy_shield_blocks_opponents_actions_only():

@@ -13,7 +13,7 @@ import pytest  # noqa: E402
 
 from tokens_edu import Deck, DeckError, Game, IllegalAction, starter_decks  # noqa: E402
 from scenarios import (  # noqa: E402
-    board, can_act, cap, flags, hand, illegal, is_legal, legal, on_board, play, player,
+    board, can_act, flags, hand, illegal, is_legal, legal, on_board, play, player, players,
     sideways, snapshot, start, stat, sys_, tool,
 )
 
@@ -917,15 +917,23 @@ def test_r24_moving_a_deck_card_from_an_empty_deck_also_reshuffles():
 # ---------------------------------------------------------------------------------------------
 # R25 Winning
 # ---------------------------------------------------------------------------------------------
-def test_r25_a_player_wins_the_moment_they_reach_15():
-    game = start(p0=player(tokens=13, systems=[sys_("Neural Network"), sys_("Chatbot")]))
+@pytest.mark.parametrize("before", [13, 14])
+def test_r25_a_player_wins_the_moment_they_reach_15(before):
+    game = start(p0=player(tokens=before, systems=[sys_("Neural Network"), sys_("Chatbot")]))
     game.apply("task Neural Network")
-    assert tuple(game.tokens) == (15, 0)
+    assert tuple(game.tokens) == (before + 2, 0)
     assert game.over
     assert game.winner == 0
     assert game.legal_actions() == []
     illegal(game, "task Chatbot")
-    assert game.tokens[0] == 15
+    assert game.tokens[0] == before + 2
+
+
+def test_r25_fourteen_is_not_a_win():
+    game = start(p0=player(tokens=13, systems=[sys_("Chatbot")]))
+    game.apply("task Chatbot")
+    assert game.tokens[0] == 14
+    assert not game.over and game.winner is None
 
 
 def test_r25_nothing_after_that_moment_happens():
@@ -1031,3 +1039,40 @@ def test_names_match_case_insensitively():
     game = _busy_game()
     game.apply("task NEURAL network")
     assert game.tokens[0] == 5
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole games: random legal play keeps every card somewhere and every count in range
+# ---------------------------------------------------------------------------------------------
+def _cards_of(game, p):
+    """Every card player ``p`` owns, counted over hand, deck, discard, Training Set and board."""
+    row = players(game).loc[p]
+    on_board_p = int((board(game)["Owner"] == p).sum())
+    return int(row["Hand"] + row["Deck"] + row["Discard"] + row["Training Set"]) + on_board_p
+
+
+@pytest.mark.parametrize("seed, d0, d1", [(1, 0, 9), (2, 1, 8), (3, 2, 7), (4, 4, 5)])
+def test_random_legal_play_never_loses_a_card_and_ends_by_r25(seed, d0, d1):
+    import random
+    decks = starter_decks()
+    game = Game.new(decks[d0], decks[d1], seed=seed, turn_limit=30)
+    sizes = (len(decks[d0]), len(decks[d1]))
+    rng = random.Random(seed)
+    steps = 0
+    while not game.over and steps < 3000:
+        actions = game.legal_actions()
+        assert actions, "a game that is not over always has a legal action"
+        action = str(rng.choice(actions))
+        game.apply(action)  # the text form round-trips
+        steps += 1
+        if action == "end turn" or game.over:  # at each turn's start every card is in a zone
+            for p in (0, 1):
+                assert _cards_of(game, p) == sizes[p]
+        assert all(0 <= t for t in game.tokens)
+        assert all(t < 15 for t in game.tokens) or game.over
+    assert game.over
+    if game.winner is None:
+        assert all(t < 15 for t in game.tokens)
+    else:
+        assert game.tokens[game.winner] >= 15
+        assert game.tokens[1 - game.winner] < 15

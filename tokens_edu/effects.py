@@ -159,10 +159,10 @@ def _feature_vector_keep(g: "Game", p: int, value: int, data) -> None:
 
 def _tensor(g: "Game", p: int, iid: int, target) -> None:
     top = g._look(p, 1)
-    if top:
+    if len(g._deck(p)) > 1:  # with one card (or none), top and bottom are the same place
         name = g.card_of(top[0]).name
         g._ask(p, f"Tensor: the top card of your deck is {name}. Leave it on top or put it on the bottom?",
-               [("top", "top"), ("bottom", "bottom")], "Tensor", "where", (top[0],), may=len(g._deck(p)) > 1)
+               [("top", "top"), ("bottom", "bottom")], "Tensor", "where", (top[0],), secret=True)
 
 
 def _tensor_where(g: "Game", p: int, value: str, data) -> None:
@@ -224,7 +224,7 @@ def _unsupervised(g: "Game", p: int, iid: int) -> None:
     if na != nb:
         options.append((f"order {nb}, {na}", (b, a)))
     g._ask(p, "Unsupervised Learning: put the top 2 cards back in the order you want (top card first)",
-           options, "Unsupervised Learning", "order")
+           options, "Unsupervised Learning", "order", secret=True)
 
 
 def _unsupervised_order(g: "Game", p: int, value: tuple, data) -> None:

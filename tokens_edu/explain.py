@@ -87,7 +87,7 @@ def why_illegal(g: "Game", text) -> IllegalAction:
         card = cards[iid]
         if not card.trainable:
             return _err(f"{card.name} has no diamond around its cost, so it can't be trained.", text, "R8")
-        return _err("You have already trained this turn (Train is once per turn).", text, "R8")
+        return _err("You have already trained this turn (Train is once per turn).", text, "R7")
 
     if a.kind == "deploy":
         iid = hand_named(a.card)

@@ -99,7 +99,7 @@ class _Player:
 
 # A choice someone must make (R23): who, the question, the options as (label, value) pairs,
 # and where the answer goes: EFFECTS[source].answers[step](game, player, value, data).
-_Decision = namedtuple("_Decision", "player prompt options source step data")
+_Decision = namedtuple("_Decision", "player prompt options source step data secret", defaults=(False,))
 
 
 class _State:
@@ -892,19 +892,20 @@ class Game:
 
     # -- choices (R23) ---------------------------------------------------------------------------
     def _ask(self, p: int, prompt: str, options: list, source: str, step: str, data: tuple = (),
-             may: bool = False) -> None:
-        """Ask player p to choose among (label, value) options. With one option and no "may",
-        the choice makes itself; with none, nothing happens."""
+             may: bool = False, secret: bool = False) -> None:
+        """Ask player p to choose among (label, value) options (R23). With one option and no
+        "may", the choice makes itself; with none, nothing happens. ``secret``: the options are
+        cards only p may see, so the log does not name the choice."""
         if not options:
             return
         if len(options) == 1 and not may:
             effect_of(source).answers[step](self, p, options[0][1], data)
             return
-        self._s.decision = _Decision(p, prompt, tuple(options), source, step, data)
+        self._s.decision = _Decision(p, prompt, tuple(options), source, step, data, secret)
 
     def _ask_pick(self, p: int, cards: list[int], prompt: str, source: str, step: str, data: tuple) -> None:
         options = [(self._cards[i].name, i) for i in _first_of_each_name(self._cards, cards)]
-        self._ask(p, prompt, options, source, step, data)
+        self._ask(p, prompt, options, source, step, data, secret=True)
 
     def _ask_discard(self, p: int, source: str) -> None:
         hand = self._s.players[p].hand
@@ -1039,8 +1040,11 @@ class Game:
             elif d.source == "_model_card":
                 self._answer_model_card(d.player, value, d.data)
             else:
-                label = next(lbl for lbl, v in d.options if v == value)
-                self._say(d.player, "choose", f"{self._names[d.player]} chooses {label}.")
+                if d.secret:
+                    self._say(d.player, "choose", f"{self._names[d.player]} makes a choice (only they see those cards).")
+                else:
+                    label = next(lbl for lbl, v in d.options if v == value)
+                    self._say(d.player, "choose", f"{self._names[d.player]} chooses {label}.")
                 effect_of(d.source).answers[d.step](self, d.player, value, d.data)
             if s.doom is not None and s.decision is None and not s.over:
                 self._settle_doom()

@@ -257,21 +257,61 @@ def test_unopenable_database_is_a_plain_error(tmp_path):
 
 
 def test_preheated_kernel_asks_voila_once_for_the_query(monkeypatch):
-    """With --preheat_kernel the env var is stale; Voila's get_query_string() waits for the page."""
-    import voila.utils
+    """With --preheat_kernel the env var is not there yet: wait for Voila's request message."""
+    import asyncio
+    import json
+    import socket
+    import threading
+
+    import websockets
 
     from tokens_edu import journal as jmod
 
-    calls = []
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    paths = []
+    ready = threading.Event()
+    stop = threading.Event()
 
-    def fake_get_query_string(url=None):
-        calls.append(url)
-        return "student=zed"
+    async def handler(ws):  # what Voila's RequestInfoSocketHandler does
+        paths.append(ws.request.path if hasattr(ws, "request") else ws.path)
+        await ws.send(json.dumps({"QUERY_STRING": "student=zed", "SCRIPT_NAME": "/x"}))
 
+    async def serve():
+        async with websockets.serve(handler, "127.0.0.1", port):
+            ready.set()
+            while not stop.is_set():
+                await asyncio.sleep(0.05)
+
+    thread = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    try:
+        monkeypatch.setattr(jmod, "_query_cache", None)
+        monkeypatch.setenv("VOILA_PREHEAT", "True")
+        monkeypatch.setenv("VOILA_APP_PORT", str(port))
+        monkeypatch.setenv("VOILA_KERNEL_ID", "k-123")
+        monkeypatch.setenv("QUERY_STRING", "student=stale")
+        assert student_from_query() == "zed"
+        assert student_from_query() == "zed"
+        assert paths == ["/voila/query/k-123"]  # asked once: Voila sends the request only once
+    finally:
+        stop.set()
+        thread.join(10)
+        monkeypatch.setattr(jmod, "_query_cache", None)
+
+
+def test_preheated_kernel_without_server_gives_no_prefill(monkeypatch):
+    import socket
+
+    from tokens_edu import journal as jmod
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
     monkeypatch.setattr(jmod, "_query_cache", None)
-    monkeypatch.setattr(voila.utils, "get_query_string", fake_get_query_string)
     monkeypatch.setenv("VOILA_PREHEAT", "True")
-    monkeypatch.setenv("QUERY_STRING", "student=stale")
-    assert student_from_query() == "zed"
-    assert student_from_query() == "zed"
-    assert len(calls) == 1  # a second wait would hang: Voila sends the request once
+    monkeypatch.setenv("VOILA_APP_PORT", str(port))
+    assert student_from_query() == ""
+    monkeypatch.setattr(jmod, "_query_cache", None)

@@ -101,15 +101,60 @@ def default_url() -> str:
 _query_cache: str | None = None
 
 
+def _voila_ws_url() -> str:
+    """Where a preheated kernel asks Voila for its page's request (as ``voila.utils`` does)."""
+    env = os.environ.get
+    server_url = env("VOILA_SERVER_URL", "/")
+    base = env("VOILA_WS_BASE_URL", server_url)
+    return (f"{env('VOILA_WS_PROTOCOL', 'ws')}://{env('VOILA_APP_IP', '127.0.0.1')}:"
+            f"{env('VOILA_APP_PORT', '8866')}{base}voila/query/{env('VOILA_KERNEL_ID', '')}")
+
+
+def _wait_for_voila_request() -> None:
+    """Block until Voila sends this preheated kernel its page request; copy it to os.environ.
+
+    The same protocol as ``voila.utils.wait_for_request`` (Voila 0.5): one JSON message on the
+    ``voila/query/<kernel id>`` websocket, holding ``QUERY_STRING`` and the other request
+    variables. Done here with the small ``websockets`` client (a Voila dependency) because
+    importing ``voila.utils`` in every kernel costs seconds and about 50 MiB (it imports the
+    whole Jupyter server). Runs in a thread: the kernel's own event loop is already running.
+    """
+    import asyncio
+    import json
+    import threading
+
+    import websockets
+
+    box: dict = {}
+
+    async def receive():
+        async with websockets.connect(_voila_ws_url(), open_timeout=5) as ws:
+            return await ws.recv()
+
+    def run():
+        try:
+            box["msg"] = asyncio.run(receive())
+        except Exception as e:  # reported below, in the caller's thread
+            box["error"] = e
+
+    thread = threading.Thread(target=run, name="voila-request-info", daemon=True)
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    for key, value in json.loads(box["msg"]).items():
+        os.environ[key] = str(value)
+
+
 def query_string() -> str:
     """The query part of the Voila page's address (``"student=ana&x=1"``), or ``""``.
 
     Voila gives the page's query to the kernel as ``os.environ["QUERY_STRING"]``. With
-    preheated kernels (``--preheat_kernel=True``) the kernel starts *before* anyone asks for the
-    page, so that variable is stale until the request arrives; then Voila 0.5's
-    ``voila.utils.get_query_string()`` waits for the request and returns its query (it reads
-    ``VOILA_PREHEAT``; outside a preheated kernel it just returns the variable). It can only be
-    asked once per kernel, so the answer is remembered.
+    preheated kernels (``--preheat_kernel=True``, ``VOILA_PREHEAT=True`` in the kernel) the
+    kernel runs the notebook *before* anyone asks for the page, so that variable is not there
+    yet; Voila 0.5's helper ``voila.utils.get_query_string()`` then waits for the request. This
+    does the same wait (see :func:`_wait_for_voila_request`), falling back to Voila's helper.
+    A kernel is sent its request once, so the answer is remembered.
 
     Returns:
         str: the query string without the leading ``?`` (may be empty).
@@ -119,13 +164,17 @@ def query_string() -> str:
         return _query_cache
     if os.environ.get("VOILA_PREHEAT", "False") == "True":
         try:
-            from voila.utils import get_query_string
+            try:
+                _wait_for_voila_request()
+                _query_cache = os.environ.get("QUERY_STRING") or ""
+            except ImportError:
+                from voila.utils import get_query_string
 
-            _query_cache = get_query_string() or ""
-        except Exception:  # no voila, or the server went away: no prefill, never a crash
+                _query_cache = get_query_string() or ""
+        except Exception:  # the server went away: no prefill, never a crash
             log.warning("Could not read the page's query from Voila.", exc_info=True)
             _query_cache = ""
-        return _query_cache
+        return _query_cache.lstrip("?")
     return (os.environ.get("QUERY_STRING") or "").lstrip("?")
 
 

@@ -1,0 +1,169 @@
+"""``tokens-edu``: help, bad options, and a real short ``serve`` of a tiny lesson."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import nbformat
+import psutil
+import pytest
+
+from tokens_edu import cli
+
+MARKER = "vnd.voila.cell-output+json"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def lessons(tmp_path):
+    """A lessons folder with one tiny notebook: a widget, and the student from the page's query."""
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [
+        nbformat.v4.new_code_cell("import ipywidgets as w\nw.Button(description='hi')"),
+        nbformat.v4.new_code_cell("import os\nfrom tokens_edu.journal import student_from_query\n"
+                                  "print('student:', student_from_query())\n"
+                                  "print('data:', os.environ.get('TOKENS_EDU_DATA'))"),
+    ]
+    nbformat.write(nb, folder / "tiny.ipynb")
+    return folder
+
+
+def test_help_lists_serve(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--help"])
+    assert e.value.code == 0
+    assert "serve" in capsys.readouterr().out
+
+
+def test_serve_help_lists_options(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["serve", "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    for opt in ("--lessons", "--port", "--pool-size", "--data-dir", "--cull-idle-timeout"):
+        assert opt in out
+
+
+def test_console_script_help():
+    exe = os.path.join(os.path.dirname(sys.executable), "tokens-edu")
+    out = subprocess.run([exe, "serve", "--help"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "--pool-size" in out.stdout
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["serve", "--port", "abc"], "whole number"),
+    (["serve", "--port", "70000"], "between 1 and 65535"),
+    (["serve", "--pool-size", "-1"], "from 0 to 500"),
+    (["serve", "--bogus"], "unrecognized arguments"),
+    (["fly"], "invalid choice"),
+])
+def test_bad_options_exit_2_with_a_message(argv, words, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli.main(argv)
+    assert e.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_no_command_prints_help_and_exits_2(capsys):
+    assert cli.main([]) == 2
+    assert "serve" in capsys.readouterr().err
+
+
+def test_missing_lessons_folder_exits_2(tmp_path, capsys):
+    assert cli.main(["serve", "--lessons", str(tmp_path / "nope"), "--port", str(_free_port())]) == 2
+    err = capsys.readouterr().err
+    assert "There is no lessons folder" in err and "--lessons" in err
+
+
+def test_busy_port_exits_2(lessons, capsys):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert cli.main(["serve", "--lessons", str(lessons), "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"Port {port} is already in use" in err and "--port" in err
+
+
+def test_unknown_preheat_lesson_exits_2(lessons, capsys):
+    code = cli.main(["serve", "--lessons", str(lessons), "--port", str(_free_port()),
+                     "--preheat-only", "nine"])
+    assert code == 2
+    assert "no lesson 'nine'" in capsys.readouterr().err
+
+
+def test_voila_command_has_pool_and_culler(tmp_path):
+    cmd = cli.voila_command(tmp_path, 9000, 6, cull_idle_timeout=300, preheat_only=["a.ipynb"])
+    assert cmd[:3] == [sys.executable, "-m", "voila"]
+    assert "--preheat_kernel=True" in cmd and "--pool_size=6" in cmd
+    assert "--port=9000" in cmd and "--Voila.ip=127.0.0.1" in cmd and "--Voila.port_retries=0" in cmd
+    assert "--MappingKernelManager.cull_idle_timeout=300" in cmd
+    assert any(a.startswith("--VoilaKernelManager.kernel_pools_config=") and '"a.ipynb"' in a
+               for a in cmd)
+    off = cli.voila_command(tmp_path, 9000, 0)
+    assert not any("preheat" in a for a in off)
+
+
+def test_default_lessons_folder_is_next_to_the_package():
+    assert cli.DEFAULT_LESSONS == cli.Path(cli.__file__).resolve().parent.parent / "lessons"
+
+
+def _fetch(url: str, deadline: float) -> str:
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=60) as r:
+                return r.read().decode("utf-8")
+        except OSError as e:  # not listening yet
+            last = e
+            time.sleep(0.3)
+    raise AssertionError(f"no page from {url}: {last}")
+
+
+def test_real_short_serve(lessons, tmp_path):
+    port = _free_port()
+    data = tmp_path / "answers"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons", str(lessons),
+         "--port", str(port), "--pool-size", "1", "--preheat-only", "tiny",
+         "--data-dir", str(data)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kids: list[psutil.Process] = []
+    try:
+        deadline = time.monotonic() + 120
+        # wait for the warm kernel, so the page below is served from the pool (preheat path)
+        while time.monotonic() < deadline:
+            kids = psutil.Process(proc.pid).children(recursive=True)
+            if any("ipykernel" in " ".join(k.cmdline()) for k in kids if k.is_running()):
+                break
+            assert proc.poll() is None, proc.communicate(timeout=5)
+            time.sleep(0.3)
+        time.sleep(3)  # let it finish pre-rendering up to the query wait
+        page = _fetch(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb?student=ana", deadline)
+        assert MARKER in page
+        assert "student: ana" in page
+        assert f"data: {data}" in page
+        kids = psutil.Process(proc.pid).children(recursive=True)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert f"http://127.0.0.1:{port}/" in out and "Stopped." in out
+    assert "Using pre-heated kernel" in err
+    assert data.is_dir()
+    gone, alive = psutil.wait_procs(kids, timeout=20)
+    assert not alive, f"left running: {alive}"

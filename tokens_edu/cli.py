@@ -1,0 +1,292 @@
+"""The ``tokens-edu`` command.
+
+``tokens-edu serve`` starts the lessons for a class: Voila serves the ``lessons/`` folder at
+http://127.0.0.1:8866/ with a pool of warm ("preheated") kernels, so thirty students opening a
+page at once wait a moment instead of half a minute, and an idle-kernel culler, so pages that
+were closed (or fetched by a script) give their memory back.
+
+Examples::
+
+    tokens-edu serve                         # the project's lessons/, port 8866, 4 warm kernels
+    tokens-edu serve --pool-size 30 --preheat-only 03-task-and-audit
+    tokens-edu serve --lessons my-lessons --port 9000 --data-dir /srv/answers
+
+Exit codes: 0 after Ctrl-C (or SIGTERM), 2 for a problem the user can fix (a busy port, a
+missing lessons folder, a bad option), 1 when Voila itself stopped with an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["main", "build_parser", "voila_command", "DEFAULT_LESSONS", "DEFAULT_PORT"]
+
+#: The lessons folder of a source checkout: ``<repo>/lessons`` next to the package folder.
+DEFAULT_LESSONS = Path(__file__).resolve().parent.parent / "lessons"
+DEFAULT_PORT = 8866
+DEFAULT_POOL = 4
+HOST = "127.0.0.1"
+
+
+class UsageProblem(Exception):
+    """A problem the user can fix (exit code 2); the message says how, in plain words."""
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the port must be a whole number, not {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"the port must be between 1 and 65535, not {port}")
+    return port
+
+
+def _count(low: int, high: int):
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if not low <= n <= high:
+            raise argparse.ArgumentTypeError(f"expected a number from {low} to {high}, not {n}")
+        return n
+
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``tokens-edu`` (subcommand ``serve``)."""
+    parser = argparse.ArgumentParser(
+        prog="tokens-edu",
+        description="Tokens TCG teaching kit: serve the Jupyter lessons to a class.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    serve = sub.add_parser(
+        "serve",
+        help="serve the lessons with Voila (one page per student)",
+        description=(
+            "Serve the lessons folder with Voila at http://127.0.0.1:PORT/. Each lesson gets a "
+            "pool of warm kernels so a whole class can open it at once (each kernel uses about "
+            "75 MiB; the pool is per lesson). Kernels of pages nobody has open are stopped after "
+            "--cull-idle-timeout seconds. Press Ctrl-C to stop."
+        ),
+    )
+    serve.add_argument("--lessons", metavar="DIR", type=Path, default=DEFAULT_LESSONS,
+                       help=f"folder of lesson notebooks (default: {DEFAULT_LESSONS})")
+    serve.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                       help=f"port to listen on at {HOST} (default: {DEFAULT_PORT})")
+    serve.add_argument("--pool-size", type=_count(0, 500), default=DEFAULT_POOL, metavar="N",
+                       help=f"warm kernels kept ready per lesson; 0 turns warm kernels off "
+                            f"(default: {DEFAULT_POOL})")
+    serve.add_argument("--preheat-only", action="append", default=[], metavar="LESSON",
+                       help="keep warm kernels only for this lesson (a notebook name, .ipynb "
+                            "optional); repeat for more. Other lessons start a kernel per page.")
+    serve.add_argument("--cull-idle-timeout", type=_count(0, 7 * 24 * 3600), default=600,
+                       metavar="SECONDS",
+                       help="stop a kernel whose page is closed and that has been idle this "
+                            "long; 0 never stops them (default: 600)")
+    serve.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
+                       help="folder for saved Discuss answers (sets TOKENS_EDU_DATA for the "
+                            "lessons; default: TOKENS_EDU_DATA or the per-user data folder)")
+    return parser
+
+
+def _lesson_names(lessons: Path) -> list[str]:
+    """The notebooks under ``lessons`` as paths relative to it, skipping checkpoints."""
+    return sorted(str(p.relative_to(lessons)) for p in lessons.rglob("*.ipynb")
+                  if ".ipynb_checkpoints" not in p.parts)
+
+
+def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: int = 600,
+                  preheat_only: list[str] | None = None) -> list[str]:
+    """The command line that starts Voila for ``serve`` (a list for ``subprocess``).
+
+    Args:
+        lessons: the folder of notebooks (absolute path).
+        port: the TCP port on 127.0.0.1.
+        pool_size: warm kernels per lesson; 0 turns preheating off.
+        cull_idle_timeout: seconds an unconnected, idle kernel lives; 0 keeps them forever.
+        preheat_only: notebook names relative to ``lessons`` that get the pool (None: all).
+
+    Returns:
+        list[str]: ``[sys.executable, "-m", "voila", ...]``.
+    """
+    cmd = [
+        sys.executable, "-m", "voila", str(lessons),
+        "--no-browser",
+        f"--port={port}",
+        f"--Voila.ip={HOST}",
+        "--Voila.port_retries=0",  # never drift to another port: the printed URL must be right
+        "--show_tracebacks=False",
+        # The culler (jupyter_server's MappingKernelManager, which Voila's kernel manager
+        # extends). cull_connected stays False: a student who keeps the page open but thinks
+        # for a long time must not lose the kernel that saves the answer. Voila never culls
+        # the warm kernels still waiting in the pool.
+        f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
+        f"--MappingKernelManager.cull_interval={max(10, min(60, cull_idle_timeout or 60))}",
+        "--MappingKernelManager.cull_connected=False",
+    ]
+    if pool_size > 0:
+        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}"]
+        if preheat_only:
+            pools = {"default": {"pool_size": 0}}
+            pools.update({name: {"pool_size": pool_size} for name in preheat_only})
+            cmd.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
+    return cmd
+
+
+def _port_is_free(port: int) -> bool:
+    """True when nothing listens on ``HOST:port`` (bound like Tornado does, SO_REUSEADDR on)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((HOST, port))
+        except OSError as e:
+            if e.errno in (errno.EADDRINUSE, errno.EACCES):
+                return False
+            raise
+    return True
+
+
+def _answers_port(port: int) -> bool:
+    try:
+        with socket.create_connection((HOST, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child, Linux only
+    """In the Voila child: get SIGTERM if the ``tokens-edu`` process dies (no orphan server)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+def _serve(args: argparse.Namespace) -> int:
+    lessons = args.lessons.expanduser().resolve()
+    if not lessons.is_dir():
+        raise UsageProblem(f"There is no lessons folder at {lessons}. "
+                           "Give the folder of lesson notebooks with --lessons DIR.")
+    names = _lesson_names(lessons)
+    if not names:
+        print(f"Note: {lessons} holds no notebooks (.ipynb) yet.", flush=True)
+    preheat_only = []
+    for want in args.preheat_only:
+        name = want if want.endswith(".ipynb") else want + ".ipynb"
+        if name not in names:
+            raise UsageProblem(f"--preheat-only: there is no lesson {want!r} in {lessons}. "
+                               f"The lessons are: {', '.join(names) or 'none'}.")
+        preheat_only.append(name)
+    if not _port_is_free(args.port):
+        raise UsageProblem(f"Port {args.port} is already in use (maybe tokens-edu is already "
+                           f"running). Stop the other server, or pick another port with --port.")
+    env = dict(os.environ)
+    if args.data_dir is not None:
+        data = args.data_dir.expanduser().resolve()
+        try:
+            data.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageProblem(f"Cannot make the data folder {data}: {e.strerror or e}.") from None
+        env["TOKENS_EDU_DATA"] = str(data)
+    # The venv's kernelspec "python3" (shipped by ipykernel in <venv>/share/jupyter) wins over a
+    # user-wide one in ~/.local/share/jupyter, so the kernels run this same Python and package.
+    env["JUPYTER_PREFER_ENV_PATH"] = "1"
+
+    # Voila runs as a child process of this same Python (sys.executable -m voila) rather than
+    # in-process: Voila owns its Tornado loop, traitlets config and signal handlers; the kernels
+    # inherit TOKENS_EDU_DATA from the child's environment without touching ours; and this
+    # process can always stop it cleanly (SIGTERM is forwarded; the child also gets SIGTERM if
+    # this process dies, so no server is left behind).
+    cmd = voila_command(lessons, args.port, args.pool_size, args.cull_idle_timeout, preheat_only)
+    url = f"http://{HOST}:{args.port}/"
+    warm = ("off" if args.pool_size == 0 else
+            f"{args.pool_size} per lesson" + (f" ({', '.join(preheat_only)})" if preheat_only else ""))
+    print(f"Serving {len(names)} lesson(s) from {lessons}\n"
+          f"Warm kernels: {warm}. Answers: {env.get('TOKENS_EDU_DB_URL') or env.get('TOKENS_EDU_DATA') or 'per-user data folder'}\n"
+          f"Open {url} in a browser. Press Ctrl-C to stop.", flush=True)
+    proc = subprocess.Popen(cmd, env=env, preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+
+    def forward(signum, _frame):
+        if proc.poll() is None:
+            proc.send_signal(signum)
+
+    old_term = signal.signal(signal.SIGTERM, forward)
+    stopping = False
+    try:
+        ready = False
+        while proc.poll() is None:
+            try:
+                if not ready and _answers_port(args.port):
+                    ready = True
+                    print(f"Ready: {url}", flush=True)
+                proc.wait(timeout=None if ready else 0.3)
+            except subprocess.TimeoutExpired:
+                continue
+            except KeyboardInterrupt:
+                # Ctrl-C reached Voila too (same process group); give it time to stop kernels.
+                stopping = True
+                forward(signal.SIGINT, None)
+                try:
+                    proc.wait(timeout=30)
+                except (subprocess.TimeoutExpired, KeyboardInterrupt):
+                    proc.kill()
+                    proc.wait()
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    code = proc.returncode
+    if stopping or code in (0, -signal.SIGTERM, -signal.SIGINT):
+        print("Stopped.", flush=True)
+        return 0
+    print(f"Voila stopped with an error (exit code {code}). See the messages above.",
+          file=sys.stderr, flush=True)
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``tokens-edu`` with ``argv`` (default: the command line's arguments).
+
+    Args:
+        argv: the arguments after the program name, e.g. ``["serve", "--port", "9000"]``.
+
+    Returns:
+        int: the exit code (0 done, 1 Voila failed, 2 a problem the user can fix). Bad options
+        make argparse print its message and exit with code 2 (``SystemExit``).
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        if args.command == "serve":
+            return _serve(args)
+    except UsageProblem as e:
+        print(f"tokens-edu: {e}", file=sys.stderr, flush=True)
+        return 2
+    parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse stops first
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -688,6 +688,13 @@ def test_r17_a_tool_can_be_used_the_turn_it_is_deployed_once():
     assert stat(game, 0, "Hand") == 3  # Chatbot, Neuron (draw), Sensor (Python)
 
 
+def test_r17_a_sideways_tool_cannot_be_used():
+    game = start(p0=player(tools=[tool("Python", exerted=True)], deck=["Chatbot"]))
+    assert not is_legal(game, "use Python")
+    assert illegal(game, "use Python").rule == "R17"
+    assert stat(game, 0, "Hand") == 0
+
+
 # ---------------------------------------------------------------------------------------------
 # R18 Actions
 # ---------------------------------------------------------------------------------------------
@@ -811,6 +818,14 @@ def test_r21_environmental_footprint_discards_ready_first_then_exerted_then_noth
     assert stat(game, 0, "Discard") == 2  # the Training Set card and the Action
     assert stat(game, 1, "Training Set") == 1
     assert stat(game, 1, "Discard") == 1
+
+
+def test_r21_data_center_takes_an_exerted_card_when_none_is_ready():
+    game = start(p0=player(systems=[sys_("Data Center")], training_set={"exerted": 2}))
+    game.apply("task Data Center")
+    assert stat(game, 0, "Training Set") == 1
+    assert stat(game, 0, "Discard") == 1
+    assert game.tokens[0] == 3
 
 
 def test_r21_an_empty_training_set_loses_nothing():

@@ -144,8 +144,7 @@ class BoardCard(NamedTuple):
     abilities_lost: bool
 
 
-@dataclass(frozen=True)
-class Observation:
+class Observation(NamedTuple):
     """What one player may see of a game (no hidden cards). Built by :meth:`Game.observation`.
 
     Attributes:
@@ -1256,17 +1255,16 @@ class Game:
     def _board_card(self, owner: int, x: _Perm, label: str) -> BoardCard:
         card = self._cards[x.iid]
         s = self._s
-        system = card.is_system
-        return BoardCard(
-            owner=owner, label=label, card=card,
-            cap=self._cap(x) if system else None, tru=card.tru if system else None,
-            flags=x.flags, sideways=x.exerted,
-            can_act=system and self._can_act(owner, x),
-            new=x.entered == s.turn and owner == s.active,
-            no_task=system and self._task_barred(owner, x) if owner == s.active else
-            (system and (x.no_task_turn == s.turn + 1 or s.players[owner].no_task_turn == s.turn + 1)),
-            no_audit=x.no_audit_turn == s.turn, abilities_lost=self._lost(x),
-        )
+        t = s.turn
+        if card.type != "System":
+            return BoardCard(owner, label, card, None, None, x.flags, x.exerted, False,
+                             x.entered == t and owner == s.active, False, x.no_audit_turn == t, t < x.lost_until)
+        if owner == s.active:
+            no_task = x.no_task_turn == t or s.players[owner].no_task_turn == t
+        else:  # what will bar it during its controller's coming turn
+            no_task = x.no_task_turn == t + 1 or s.players[owner].no_task_turn == t + 1
+        return BoardCard(owner, label, card, self._cap(x), card.tru, x.flags, x.exerted, self._can_act(owner, x),
+                         x.entered == t and owner == s.active, no_task, x.no_audit_turn == t, t < x.lost_until)
 
 
 # -- helpers --------------------------------------------------------------------------------------

@@ -12,18 +12,16 @@ lives in :mod:`tokens_edu.effects`, the keyword rules here.
 
 from __future__ import annotations
 
-import html
 import os
 import random
 from collections import namedtuple
 from typing import NamedTuple
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from .actions import Action, normalize
-from .cards import Card, CardPool, load_cards
+from .cards import Card
 from .decks import Deck
-from .effects import TARGET_KINDS, effect_of
+from .effects import effect_of
 from .errors import DeckError, IllegalAction, RecordError, ScenarioError
 
 __all__ = ["Game", "LogEvent", "Observation", "BoardCard", "WINNING_TOKENS"]

@@ -160,10 +160,10 @@ def build_scenario(game_cls, source):
         pl.tokens = _int(pdata.get("tokens"), f"{at}.tokens", 0, 14)
         counted: list[str] = []
 
-        def add(name: str) -> int:
+        def add(name: str, owner: int = p) -> int:
             iid = len(g._cards)
             g._cards.append(pool[name])
-            g._owner.append(p)
+            g._owner.append(owner)
             return iid
 
         hand = _names(pdata.get("hand"), f"{at}.hand", pool)

@@ -100,7 +100,7 @@ def game_html(game: "Game") -> str:
         head = f"Turn {obs.turn}: {_esc(obs.names[obs.active])}'s turn"
         if obs.to_act != obs.active:
             head += f" ({_esc(obs.names[obs.to_act])} to decide)"
-    parts = [f'<div class="tokens-game-summary" style="font-family:sans-serif">',
+    parts = ['<div class="tokens-game-summary" style="font-family:sans-serif">',
              f"<p><b>{head}</b>" + (f" &middot; {_esc(game.title)}" if game.title else "") + "</p>"]
     if game.pending:
         parts.append(f"<p><i>{_esc(game.pending)}</i></p>")

@@ -36,6 +36,13 @@ DEFAULT_PORT = 8866
 DEFAULT_POOL = 4
 HOST = "127.0.0.1"
 
+#: ``python -c`` program equal to ``python -m voila`` but without one traitlets warning.
+_VOILA_MAIN_QUIET = (
+    "import sys, warnings; from voila.app import main; "
+    "warnings.filterwarnings('ignore', message='--kernel_pools_config=', category=DeprecationWarning); "
+    "sys.exit(main())"
+)
+
 
 class UsageProblem(Exception):
     """A problem the user can fix (exit code 2); the message says how, in plain words."""
@@ -119,7 +126,8 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         preheat_only: notebook names relative to ``lessons`` that get the pool (None: all).
 
     Returns:
-        list[str]: ``[sys.executable, "-m", "voila", ...]``.
+        list[str]: ``[sys.executable, "-m", "voila", ...]`` (``-c <voila main>`` with
+        ``preheat_only``, to hide a traitlets warning).
     """
     cmd = [
         sys.executable, "-m", "voila", str(lessons),
@@ -142,6 +150,10 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
             pools = {"default": {"pool_size": 0}}
             pools.update({name: {"pool_size": pool_size} for name in preheat_only})
             cmd.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
+            # traitlets warns that a {...} dict on the command line is old style, but it is the
+            # only way to give nested values there. Importing Voila resets the warning filters
+            # (so ``-W`` cannot help): run Voila's own ``main`` after adding the filter.
+            cmd[1:3] = ["-c", _VOILA_MAIN_QUIET]
     return cmd
 
 

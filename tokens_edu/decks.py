@@ -231,25 +231,19 @@ def _split_count(entry: str) -> tuple[int | None, str]:
 
 
 def _starter(pool: CardPool, a: str, b: str) -> Deck:
-    """A 26-card deck of colors a and b: a curve of Systems, then Tools and Actions."""
-    cards = [c for c in pool.cards() if c.color in (a, b)]
-    systems = sorted((c for c in cards if c.is_system), key=lambda c: (c.cost, -c.tokens, c.number))
-    others = sorted((c for c in cards if not c.is_system), key=lambda c: (c.cost, c.number))
+    """A 26-card deck of colors a and b: from each color, its 4 cheapest Tools and Actions and 9
+    or more Systems, 13 cards in all."""
     deck: list[Card] = []
-    # Two of each cheap trainable System (Data to train, bodies to Task), one of the rest.
-    for c in systems:
-        deck.extend([c] * (2 if c.trainable and c.cost <= 2 else 1))
-    deck = deck[:18]
-    for c in others:
-        if len(deck) >= 26:
-            break
-        deck.append(c)
-    i = 0
-    while len(deck) < 26:  # top up with second copies of trainable cards
-        c = (systems + others)[i % len(systems + others)]
-        if deck.count(c) < MAX_COPIES and c.trainable:
-            deck.append(c)
-        i += 1
+    for color in (a, b):
+        cards = [c for c in pool.cards() if c.color == color]
+        systems = sorted((c for c in cards if c.is_system), key=lambda c: (c.cost, -c.tokens, c.number))
+        others = sorted((c for c in cards if not c.is_system), key=lambda c: (c.cost, c.number))
+        tools_and_actions = others[:4]
+        picked: list[Card] = []
+        for c in systems:  # two of each cheap trainable System (Data to train, Systems to Task)
+            picked.extend([c] * (2 if c.trainable and c.cost <= 2 else 1))
+        deck.extend(picked[: 13 - len(tools_and_actions)])
+        deck.extend(tools_and_actions)
     order = {c.name: k for k, c in enumerate(pool.cards())}
     deck.sort(key=lambda c: order[c.name])
     return Deck(deck, name=f"{a.title()}-{b.title()} starter")
@@ -258,8 +252,9 @@ def _starter(pool: CardPool, a: str, b: str) -> Deck:
 def starter_decks(pool: CardPool | None = None) -> list[Deck]:
     """The ten two-color starter decks (one per pair of colors), each legal under R1.
 
-    Each has 26 cards: two copies of every cheap trainable System of its colors, one of the
-    others, then the cheapest Tools and Actions. Order: green-blue, green-black, ... white-red.
+    Each has 26 cards, 13 of each color: 9 Systems (two copies of each cheap trainable one,
+    cheapest first) and the 4 cheapest Tools and Actions. Order: green-blue, green-black, ...
+    white-red.
 
     Returns:
         list of 10 :class:`Deck`, named like ``"Green-Blue starter"``.

@@ -158,11 +158,11 @@ def _rules_html(text: str) -> str:
     """Escape rules text and draw ``{E}`` as a small "turn sideways" badge."""
     badge = (
         f'<span class="tk-exert" title="{_esc(_TYPE_ICON_LABEL)}" style="'
-        + _style(display="inline-block", background=INK, color=PAPER, border_radius="0.25em",
-                 padding="0 0.3em", font_weight="700", transform="rotate(90deg)",
-                 line_height="1.2em")
+        + _style(display="inline-block", background=INK, color=PAPER, border_radius="0.2em",
+                 width="1.7em", text_align="center", font_weight="800", line_height="1.15em",
+                 font_size="0.9em", vertical_align="0.05em")
         + '">E</span>'
-    )
+    )  # a small landscape box: a card turned sideways
     return badge.join(_esc(part) for part in _E_TOKEN.split(text))
 
 

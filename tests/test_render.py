@@ -219,6 +219,11 @@ def test_aria_label_reads_every_fact(card):
     if card.legacy:
         assert "Legacy" in label
     assert card.definition in label and card.discuss in label
+    assert label.endswith(f"Card {card.number} of the Alpha Set.")
+    if card.color == "any":
+        assert "fits every deck" in label
+    else:
+        assert f"{card.color.title()} card" in label
 
 
 def test_every_card_element_in_a_page_has_an_aria_label():

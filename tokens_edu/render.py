@@ -103,14 +103,17 @@ def card_aria_label(card: Card) -> str:
     Returns:
         str, e.g. ``"Neural Network. Black card, Machine Learning. System, uncommon. Costs 2 Data;
         can be trained. Scores 2 Tokens. Capability 4, Trust 2. No ability. Definition: ...
-        Discuss: ..."``. Used as the ``aria-label`` of the card element.
+        Discuss: ... Card 29 of the Alpha Set."``. Used as the ``aria-label`` of the card element.
 
     Raises:
         TypeError: ``card`` is not a Card.
     """
     card = _check_card(card)
-    color = "Any-deck card (no color)" if card.color == "any" else f"{card.color.title()} card"
-    parts = [f"{card.name}.", f"{color}, {COLOR_THEMES.get(card.color, card.color)}."]
+    if card.color == "any":
+        color = "Any deck card: it fits every deck and has no color."
+    else:
+        color = f"{card.color.title()} card, {COLOR_THEMES.get(card.color, card.color)}."
+    parts = [f"{card.name}.", color]
     kind = f"{'Legacy ' if card.legacy else ''}{card.type}"
     parts.append(f"{kind}, {RARITY_NAMES.get(card.rarity, card.rarity)}.")
     parts.append(f"Costs {card.cost} Data; {'can be trained' if card.trainable else 'cannot be trained'}.")
@@ -123,6 +126,8 @@ def card_aria_label(card: Card) -> str:
         parts.append(f"Definition: {card.definition}")
     if card.discuss:
         parts.append(f"Discuss: {card.discuss}")
+    if card.number:
+        parts.append(f"Card {card.number} of the Alpha Set.")
     return " ".join(parts)
 
 

@@ -34,6 +34,7 @@ __all__ = ["main", "build_parser", "voila_command", "DEFAULT_LESSONS", "DEFAULT_
 DEFAULT_LESSONS = Path(__file__).resolve().parent.parent / "lessons"
 DEFAULT_PORT = 8866
 DEFAULT_POOL = 4
+DEFAULT_REFILL_DELAY = 1
 HOST = "127.0.0.1"
 
 #: ``python -c`` program equal to ``python -m voila`` but without one traitlets warning.
@@ -98,6 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--preheat-only", action="append", default=[], metavar="LESSON",
                        help="keep warm kernels only for this lesson (a notebook name, .ipynb "
                             "optional); repeat for more. Other lessons start a kernel per page.")
+    serve.add_argument("--refill-delay", type=_count(0, 3600), default=DEFAULT_REFILL_DELAY,
+                       metavar="SECONDS",
+                       help="wait this long after a warm kernel is taken before starting its "
+                            "replacement, so a class arriving together is not slowed down by "
+                            f"new kernels starting (default: {DEFAULT_REFILL_DELAY})")
     serve.add_argument("--cull-idle-timeout", type=_count(0, 7 * 24 * 3600), default=600,
                        metavar="SECONDS",
                        help="stop a kernel whose page is closed and that has been idle this "
@@ -115,7 +121,8 @@ def _lesson_names(lessons: Path) -> list[str]:
 
 
 def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: int = 600,
-                  preheat_only: list[str] | None = None) -> list[str]:
+                  preheat_only: list[str] | None = None,
+                  refill_delay: int = DEFAULT_REFILL_DELAY) -> list[str]:
     """The command line that starts Voila for ``serve`` (a list for ``subprocess``).
 
     Args:
@@ -124,6 +131,7 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         pool_size: warm kernels per lesson; 0 turns preheating off.
         cull_idle_timeout: seconds an unconnected, idle kernel lives; 0 keeps them forever.
         preheat_only: notebook names relative to ``lessons`` that get the pool (None: all).
+        refill_delay: seconds before a taken warm kernel is replaced.
 
     Returns:
         list[str]: ``[sys.executable, "-m", "voila", ...]`` (``-c <voila main>`` with
@@ -145,7 +153,8 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         "--MappingKernelManager.cull_connected=False",
     ]
     if pool_size > 0:
-        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}"]
+        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}",
+                f"--VoilaKernelManager.fill_delay={refill_delay}"]
         if preheat_only:
             pools = {"default": {"pool_size": 0}}
             pools.update({name: {"pool_size": pool_size} for name in preheat_only})
@@ -223,7 +232,8 @@ def _serve(args: argparse.Namespace) -> int:
     # inherit TOKENS_EDU_DATA from the child's environment without touching ours; and this
     # process can always stop it cleanly (SIGTERM is forwarded; the child also gets SIGTERM if
     # this process dies, so no server is left behind).
-    cmd = voila_command(lessons, args.port, args.pool_size, args.cull_idle_timeout, preheat_only)
+    cmd = voila_command(lessons, args.port, args.pool_size, args.cull_idle_timeout, preheat_only,
+                        args.refill_delay)
     url = f"http://{HOST}:{args.port}/"
     warm = ("off" if args.pool_size == 0 else
             f"{args.pool_size} per lesson" + (f" ({', '.join(preheat_only)})" if preheat_only else ""))

@@ -35,12 +35,15 @@ import os
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
-import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy.pool import NullPool, StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Journal", "COLUMNS", "default_url", "student_from_query", "query_string"]
 
@@ -390,14 +393,16 @@ class Journal:
 
     # --- reading ------------------------------------------------------------------------
 
-    def _frame(self, query) -> pd.DataFrame:
+    def _frame(self, query) -> "pd.DataFrame":
+        import pandas as pd  # here, not at the top: a lesson kernel without tables saves ~45 MiB
+
         with self._engine.connect() as conn:
             rows = conn.execute(query).mappings().all()
         df = pd.DataFrame([dict(r) for r in rows], columns=COLUMNS)
         df["saved_at"] = pd.to_datetime(df["saved_at"], utc=True)
         return df
 
-    def answers(self, all_students: bool = False) -> pd.DataFrame:
+    def answers(self, all_students: bool = False) -> "pd.DataFrame":
         """The saved answers as a table, oldest first.
 
         Args:

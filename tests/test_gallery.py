@@ -128,8 +128,17 @@ def test_select_shows_the_big_card_and_learn_more(gallery):
     assert 'data-card="Neural Network"' in gallery.detail.value
     assert "font-size:4.500mm" in gallery.detail.value  # drawn bigger than the tiles
     assert gallery.detail_box.layout.display is None
+    assert gallery.grid.layout.display == "none"  # the big card takes the grid's place
     gallery.close_button.click()
     assert gallery.selected is None and gallery.detail_box.layout.display == "none"
+    assert gallery.grid.layout.display is None
+
+
+def test_a_filter_change_brings_the_grid_back(gallery):
+    gallery.select("GPU")
+    gallery.color_filter.value = "black"
+    assert gallery.selected is None and gallery.grid.layout.display is None
+    assert gallery.shown == [c for c in CARDS if c.color == "black"]
 
 
 def test_look_closer_button_under_each_card(gallery):

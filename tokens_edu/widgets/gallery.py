@@ -64,7 +64,9 @@ class CardGallery(widgets.VBox):
         count_label: ``ipywidgets.Label`` reading "showing N of M cards".
         grid: the ``ipywidgets.GridBox`` of card tiles (all tiles; hidden ones have
             ``layout.display == "none"``).
-        detail: ``ipywidgets.HTML`` with the chosen card drawn big and its teacher note.
+        detail: ``ipywidgets.HTML`` with the chosen card drawn big and its teacher note. While a
+            card is chosen the grid is hidden (the big card takes its place); "Back to all
+            cards" (``close_button``) or any filter change brings the grid back.
         selected: the chosen :class:`Card`, or None.
         message: ``ipywidgets.HTML`` where a problem is explained in plain words.
 
@@ -125,12 +127,13 @@ class CardGallery(widgets.VBox):
 
         self.detail = widgets.HTML(value="")
         self.detail.add_class("tokens-gallery-detail")
-        self.close_button = widgets.Button(description="Close", icon="times",
-                                           tooltip="Close the big card")
+        self.close_button = widgets.Button(description="Back to all cards", icon="arrow-left",
+                                           tooltip="Close the big card and show the grid again",
+                                           layout=widgets.Layout(width="auto"))
         self.close_button.add_class("tokens-gallery-close")
         self.close_button.on_click(self._on_close)
         self.detail_box = widgets.VBox([self.close_button, self.detail],
-                                       layout=widgets.Layout(display="none", border="2px solid #555",
+                                       layout=widgets.Layout(display="none", border="2px solid #555", align_items="flex-start",
                                                              padding="8px", margin="0 0 10px"))
         self.detail_box.add_class("tokens-gallery-detail-box")
 
@@ -228,6 +231,7 @@ class CardGallery(widgets.VBox):
         self.selected = card
         self.detail.value = self._detail_html(card)
         self.detail_box.layout.display = None
+        self.grid.layout.display = "none"  # the big card takes the grid's place, so it is in view
         return card
 
     def clear_selection(self) -> None:
@@ -235,6 +239,7 @@ class CardGallery(widgets.VBox):
         self.selected = None
         self.detail.value = ""
         self.detail_box.layout.display = "none"
+        self.grid.layout.display = None
 
     def reset(self) -> None:
         """Set every filter back to "all" and empty the search box."""
@@ -276,6 +281,8 @@ class CardGallery(widgets.VBox):
     def _on_filter(self, change) -> None:
         if getattr(self, "_muted", False):
             return
+        if self.selected is not None:  # a new filter means: back to the grid
+            self._safely("close the card", self.clear_selection)
         self._safely("filter the cards", self._apply_filters)
 
     def _on_look(self, name: str, _button) -> None:

@@ -462,5 +462,10 @@ def print_sheet(cards_or_deck: Deck | Iterable[Card | str], path: str | os.PathL
     out = Path(path).expanduser().resolve()
     if not out.parent.is_dir():
         raise FileNotFoundError(f"Cannot write {out.name}: the folder {out.parent} does not exist.")
-    out.write_text(doc, encoding="utf-8")
+    tmp = out.with_name(f".{out.name}.tmp")  # write whole, then rename: never a half-written sheet
+    try:
+        tmp.write_text(doc, encoding="utf-8")
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
     return out

@@ -13,6 +13,7 @@ this machine is aborted (the lab template asks a CDN for fonts; offline that wou
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -79,10 +80,12 @@ class Server:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError(f"tokens-edu serve stopped:\n{self.log_path.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/voila/render/{LESSON}", timeout=30) as r:
+            try:  # the tree page: it starts no kernel (a render page would use one up)
+                with urllib.request.urlopen(f"{self.url}/voila/tree", timeout=30) as r:
                     if r.status == 200:
                         return
+            except urllib.error.HTTPError:
+                return  # the server answers: up
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.5)
         raise AssertionError(f"tokens-edu serve did not answer in {timeout} s:\n"
@@ -129,14 +132,33 @@ def tick(page) -> str:
     return page.locator(".tokens-game .tokens-tick").text_content() or ""
 
 
+# Resolves once the view has settled after a callback: the action buttons are drawn (their
+# count is the same on two polls 50 ms apart) and there is something to click or the game is over.
+SETTLED = """() => new Promise(resolve => {
+  let last = -1;
+  const poll = () => {
+    const n = document.querySelectorAll('button.tokens-action').length;
+    const next = document.querySelector('button.tokens-next');
+    const nextShown = next && next.offsetParent !== null;
+    const status = (document.querySelector('.tokens-game .tokens-status') || {}).textContent || '';
+    const over = status.includes('wins!') || status.includes('draw');
+    if (n === last && (n > 0 || nextShown || over)) { resolve(true); return; }
+    last = n;
+    setTimeout(poll, 50);
+  };
+  poll();
+})"""
+
+
 def click_and_wait(page, locator, timeout: float = 30_000) -> None:
-    """Click, then wait until the view has finished the callback (its tick changed)."""
+    """Click, wait until the view has finished the callback (its tick changed), then settled."""
     before = tick(page)
     locator.click()
     page.wait_for_function(
         "prev => { const t = document.querySelector('.tokens-game .tokens-tick');"
         " return t && t.textContent !== prev; }",
         arg=before, timeout=timeout)
+    page.evaluate(SETTLED)
 
 
 def choose_action(texts: list[str]) -> str:
@@ -164,10 +186,11 @@ def test_play_lesson_05_against_greedybot_and_save_a_discuss_answer(server):
             context.route("**/*", only_loopback)
             page = context.new_page()
             page.set_default_timeout(60_000)
-            page.goto(f"{server.url}/voila/render/{LESSON}?student=test")
+            page.goto(f"{server.url}/voila/render/{LESSON}?student=test", wait_until="commit")
             page.wait_for_selector(".tokens-start button, button.tokens-start", state="visible")
             page.locator("button.tokens-start").click()
             page.wait_for_selector(".tokens-game .tokens-status", state="visible")
+            page.evaluate(SETTLED)
 
             clicks, status = 0, ""
             for clicks in range(1, MAX_CLICKS + 1):
@@ -182,7 +205,8 @@ def test_play_lesson_05_against_greedybot_and_save_a_discuss_answer(server):
                 texts = buttons.all_inner_texts()
                 assert texts, f"no action and no Next button; status: {status!r}"
                 pick = choose_action([t.strip() for t in texts])
-                click_and_wait(page, page.locator("button.tokens-action", has_text=pick).first)
+                exact = re.compile(f"^\\s*{re.escape(pick)}\\s*$")
+                click_and_wait(page, page.locator("button.tokens-action", has_text=exact).first)
             assert "wins!" in status or "draw" in status, f"no winner after {clicks} clicks: {status!r}"
             assert page.locator("button.tokens-action").count() == 0  # the game is over
             assert "15" in page.locator(".tokens-game .tokens-tokens").inner_text() or "draw" in status

@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 
 #: Tokens needed to win (R25); the progress bars run from 0 to this.
 WIN_TOKENS = 15
+#: The Log tab shows this many of the newest events (a whole game has hundreds).
+LOG_TABLE_ROWS = 40
 
 #: Action kinds in the order their groups are shown, with the group's heading.
 GROUPS = (
@@ -70,6 +72,12 @@ HINTS = {
     "use": "Use this Tool's ability (R17).",
     "end": "Finish your turn. Your opponent goes next (R7).",
 }
+
+# Buttons not offered now carry this class instead of tokens-action (see _draw_actions).
+_CSS = "<style>.tokens-game .tokens-hidden { display: none !important; }</style>"
+
+#: Button colors per action kind (ipywidgets button styles).
+_STYLES = {"task": "success", "deploy": "success", "audit": "danger", "end": "warning"}
 
 _FRIENDLY_ERROR = (
     "Oops, something went wrong with that click. Nothing was lost: the game is as it was. "
@@ -182,7 +190,7 @@ def _board_from_tables(tables: dict, viewer: int | None, game) -> str:
         row = players.get(p, {})
         name = _short(row.get("Name", names[p] if p < len(names) else f"Player {p + 1}"))
         you = " (you)" if viewer is not None and p == viewer else ""
-        active = " ▶ their turn" if p == getattr(game, "active", None) and not game.over else ""
+        active = " ▶ playing now" if p == getattr(game, "active", None) and not game.over else ""
         ready = _int(row.get("Data ready"))
         total = _int(row.get("Training Set"))
         parts.append(
@@ -363,7 +371,7 @@ class GameView(widgets.VBox):
 
     # -- building ---------------------------------------------------------------------------
     def _build(self) -> None:
-        self.title = widgets.HTML(f"<h3>{_esc(self.lesson)}</h3>" if self.lesson else "")
+        self.title = widgets.HTML(_CSS + (f"<h3>{_esc(self.lesson)}</h3>" if self.lesson else ""))
         self.status = widgets.HTML()
         self.status.add_class("tokens-status")
         self.step = widgets.HTML()
@@ -410,7 +418,20 @@ class GameView(widgets.VBox):
         self.cover.add_class("tokens-cover")
         self.cover_box = widgets.VBox([self.cover, self.reveal_button])
 
-        self.actions_box = widgets.VBox()
+        # One row per group, made once; a redraw only changes which buttons each row holds.
+        self._button_layout = widgets.Layout(width="auto")  # shared: fewer widgets to send
+        self._button_style = widgets.ButtonStyle()
+        self._group_labels: dict[str, widgets.HTML] = {}
+        self._group_boxes: dict[str, widgets.HBox] = {}
+        self._group_rows: dict[str, widgets.HBox] = {}
+        label_layout = widgets.Layout(min_width="150px")
+        for heading in dict.fromkeys(h for _, h in GROUPS):
+            label = widgets.HTML(f"<b>{_esc(heading)}</b>", layout=label_layout)
+            inner = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+            row = widgets.HBox([label, inner], layout=widgets.Layout(display="none"))
+            row.add_class(f"tokens-group-{heading.split()[-1].lower()}")
+            self._group_labels[heading], self._group_boxes[heading], self._group_rows[heading] = label, inner, row
+        self.actions_box = widgets.VBox(list(self._group_rows.values()))
         self.actions_box.add_class("tokens-actions")
 
         self.explain_text = widgets.Text(placeholder="e.g. task Neural Network",
@@ -746,7 +767,10 @@ class GameView(widgets.VBox):
                  "hand": "Hidden: the cover is up." if viewer is None else "Your hand is empty.",
                  "log": "Nothing has happened yet."}
         for key, w in self.table_widgets.items():
-            w.value = _table_html(tables.get(key), empty[key])
+            df = tables.get(key)
+            if key == "log" and df is not None and len(df) > LOG_TABLE_ROWS:
+                df = df.tail(LOG_TABLE_ROWS)  # the newest events; game.tables() has them all
+            w.value = _table_html(df, empty[key])
         self._draw_moves(viewer)
 
     def _draw_hand(self, tables: dict, viewer: int | None) -> None:
@@ -788,41 +812,44 @@ class GameView(widgets.VBox):
         offered: dict[str, object] = {}
         if not g.over and viewer is not None and g.to_act == viewer and self.bots[viewer] is None:
             offered = {str(a): a for a in legal}
-        old = self._button_cache
-        self._button_cache = {}
-        groups: dict[str, list[widgets.Button]] = {}
-        order = [h for _, h in GROUPS]
+        # A button, once made, stays in its group's box; a redraw only shows or hides it (by CSS
+        # class), because making and removing button views is what makes a click feel slow.
+        self.buttons = {}
+        added: dict[str, list[widgets.Button]] = {}
         for text, action in offered.items():
             kind = getattr(action, "kind", "")
-            button = old.pop(text, None)
+            button = self._button_cache.get(text)
             if button is None:
-                button = widgets.Button(description=text, layout=widgets.Layout(width="auto"))
-                button.add_class("tokens-action")
-                button.add_class(f"tokens-action-{kind}")
+                button = widgets.Button(description=text, layout=self._button_layout, style=self._button_style,
+                                        tooltip=f"{text}: {HINTS.get(kind, '')}".strip(),
+                                        button_style=_STYLES.get(kind, ""))
                 button.on_click(self._guard(functools.partial(self._on_action, text)))
-            button.tooltip = f"{text}: {HINTS.get(kind, '')}".strip()
-            button.button_style = "success" if kind in ("task", "deploy") else ("danger" if kind == "audit" else "")
-            self._button_cache[text] = button
-            heading = dict(GROUPS).get(kind, "Other")
-            groups.setdefault(heading, []).append(button)
-        for button in old.values():  # no longer offered: close so they leave the page
-            button.close()
-        self.buttons = dict(self._button_cache)
-        rows = []
+                button._tokens_shown = ("tokens-action", f"tokens-action-{kind}")
+                button._tokens_group = dict(GROUPS).get(kind, "End turn")
+                self._button_cache[text] = button
+                added.setdefault(button._tokens_group, []).append(button)
+            self.buttons[text] = button
+        hot_seat = self.hot_seat
+        for text, button in list(self._button_cache.items()):
+            shown = text in self.buttons
+            if not shown and hot_seat:  # another person sees the screen next: no trace of this hand
+                box = self._group_boxes[button._tokens_group]
+                box.children = tuple(b for b in box.children if b is not button)
+                del self._button_cache[text]
+                button.close()
+                continue
+            classes = button._tokens_shown if shown else ("tokens-hidden",)
+            if tuple(button._dom_classes) != classes:
+                button._dom_classes = classes
+        for heading, new in added.items():
+            self._group_boxes[heading].children = tuple(self._group_boxes[heading].children) + tuple(new)
         pending = getattr(g, "pending", None)
-        for heading in sorted(groups, key=lambda h: order.index(h) if h in order else len(order)):
-            label = f"Choose: {pending}" if heading == "Choose" and pending else heading
-            rows.append(widgets.HBox([
-                widgets.HTML(f"<b>{_esc(label)}</b>", layout=widgets.Layout(min_width="150px")),
-                widgets.HBox(groups[heading], layout=widgets.Layout(flex_flow="row wrap")),
-            ]))
-        for row in self.actions_box.children:  # old rows: close their containers, not the buttons
-            label, inner = row.children
-            inner.children = []
-            row.children = []
-            for w in (label, inner, row):
-                w.close()
-        self.actions_box.children = rows
+        shown_groups = {b._tokens_group for b in self.buttons.values()}
+        for heading, row in self._group_rows.items():
+            if heading == "Choose":
+                label = f"Choose: {pending}" if pending else "Choose"
+                self._group_labels[heading].value = f"<b>{_esc(label)}</b>"
+            row.layout.display = None if heading in shown_groups else "none"
 
     def _draw_moves(self, viewer: int | None) -> None:
         """The numbered move list; the opponent's secret moves are masked."""
@@ -876,8 +903,8 @@ class NewGamePanel(widgets.VBox):
     """A "start a game" panel: pick starter decks (and names), click Start, play in a GameView.
 
     Used by the lessons "Play the computer" (``seats=("human", "greedy")``) and "Hot seat"
-    (``seats=("human", "human")``). Starting again replaces the game; an earlier game's
-    Discuss answers are already saved in the journal.
+    (``seats=("human", "human")``). Starting again while a game is still going asks for a
+    second click first, so one stray click never throws a game away.
 
     Args:
         seats: passed to :class:`GameView`.
@@ -930,6 +957,7 @@ class NewGamePanel(widgets.VBox):
         self.note.add_class("tokens-message")
         self.slot = widgets.VBox()
         self.view: GameView | None = None
+        self._confirm = False  # Start was clicked once while a game was still going
         rows = [widgets.HBox([self.name_boxes[i], self.deck_pickers[i]]) for i in (0, 1)]
         self.children = rows + [self.start_button, self.note, self.slot]
 
@@ -938,6 +966,12 @@ class NewGamePanel(widgets.VBox):
         try:
             from ..game import Game
 
+            if self.view is not None and not self.view.game.over and not self._confirm:
+                self._confirm = True
+                self.note.value = ('<span style="color:#b00020">⚠ A game is still going. Click Start again '
+                                   "to leave it and begin a new one.</span>")
+                return
+            self._confirm = False
             names = tuple(_short(box.value.strip() or box.placeholder) for box in self.name_boxes)
             if names[0] == names[1]:
                 names = (names[0], names[1] + " 2")

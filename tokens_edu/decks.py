@@ -252,12 +252,12 @@ def _starter(pool: CardPool, a: str, b: str) -> Deck:
 def starter_decks(pool: CardPool | None = None) -> list[Deck]:
     """The ten two-color starter decks (one per pair of colors), each legal under R1.
 
-    Each has 26 cards, 13 of each color: 9 Systems (two copies of each cheap trainable one,
-    cheapest first) and the 4 cheapest Tools and Actions. Order: green-blue, green-black, ...
-    white-red.
+    Each has 25 or 26 cards, up to 13 of each color: its Systems on a cost curve (two copies of
+    each cheap trainable one, cheapest first; red has fewer Systems) and its 4 cheapest Tools
+    and Actions. Order: green-blue, green-black, ... white-red.
 
     Returns:
-        list of 10 :class:`Deck`, named like ``"Green-Blue starter"``.
+        list of 10 legal :class:`Deck` (R1), named like ``"Green-Blue starter"``.
     """
     pool = pool if pool is not None else load_cards()
     out = []

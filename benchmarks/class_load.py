@@ -105,7 +105,11 @@ class Server:
             self.lines.append(line.rstrip())
 
     def wait_warm(self, lesson: str, pool: int, timeout: float) -> float:
-        """Wait until ``pool`` kernels exist and have stopped using CPU; return seconds waited."""
+        """Wait until ``pool`` kernels exist and the server and kernels have stopped using CPU.
+
+        Returns:
+            float: seconds waited.
+        """
         t0 = time.monotonic()
         want = f"Kernel pool of {lesson} is filled"
         while time.monotonic() - t0 < timeout:
@@ -116,11 +120,12 @@ class Server:
             time.sleep(0.5)
         else:
             raise SystemExit(f"The pool was not warm after {timeout:.0f} s.")
-        # pre-rendering goes on after the kernels start: wait until their CPU time stops growing
+        # pre-rendering goes on after the kernels start, in the kernels and in the server (which
+        # reads every widget message): wait until their CPU time stops growing
         last = -1.0
         while time.monotonic() - t0 < timeout:
             total = 0.0
-            for k in kernels_of(self.proc.pid):
+            for k in psutil.Process(self.proc.pid).children(recursive=True):
                 try:
                     total += sum(k.cpu_times()[:2])
                 except psutil.Error:

@@ -151,6 +151,10 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
         f"--MappingKernelManager.cull_interval={max(10, min(60, cull_idle_timeout or 60))}",
         "--MappingKernelManager.cull_connected=False",
+        # Warming many kernels at once keeps the server busy; nbclient's default 4 s wait for a
+        # cell's last outputs can then run out and drop outputs from the page. Wait longer
+        # (it only waits when the outputs are late).
+        "--VoilaExecutor.iopub_timeout=30",
     ]
     if pool_size > 0:
         cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}",

@@ -102,8 +102,10 @@ class Server:
         self.log.close()
 
 
-@pytest.fixture
-def server(tmp_path):
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    chromium_or_skip()  # before starting a server for nothing
+    tmp_path = tmp_path_factory.mktemp("browser")
     data = tmp_path / "data"
     data.mkdir()
     srv = Server(data, tmp_path / "serve.log", ["--pool-size", "1", "--preheat-only", LESSON])
@@ -231,3 +233,52 @@ def test_play_lesson_05_against_greedybot_and_save_a_discuss_answer(server):
     mine = answers[answers["answer"] == answer] if "answer" in answers else answers
     assert len(mine) == 1, answers.to_string()
     assert mine.iloc[0]["lesson"] == "05-play-the-computer"
+
+
+# The other lessons: each page builds its widgets with no error (Voila hides tracebacks, so a
+# broken cell would show only a short notice), and the hot seat starts behind its cover.
+PAGES = [
+    ("01-read-a-card.ipynb", ".tokens-discuss", 1),
+    ("02-training-set-and-data.ipynb", ".tokens-game", 1),
+    ("03-task-and-audit.ipynb", ".tokens-game", 2),
+    ("04-keywords.ipynb", ".tokens-game", 5),
+    ("06-hot-seat.ipynb", "button.tokens-start", 1),
+]
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch(p)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.mark.parametrize("lesson,selector,count", PAGES, ids=[p[0] for p in PAGES])
+def test_lesson_page_builds_its_widgets(server, browser, lesson, selector, count):
+    context = browser.new_context()
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/{lesson}?student=test", wait_until="commit")
+        page.wait_for_selector(f"{selector} >> nth={count - 1}", state="attached")
+        page.wait_for_selector(".tokens-discuss-answer textarea >> nth=-1", state="attached")
+        assert page.locator(selector).count() == count
+        assert "There was an error" not in page.content()
+        if lesson == "06-hot-seat.ipynb":
+            page.locator(".tokens-name-0 input").fill("Ana")
+            page.locator(".tokens-name-1 input").fill("Ben")
+            page.locator("button.tokens-start").click()
+            page.wait_for_selector("button.tokens-reveal", state="visible")
+            assert page.locator("button.tokens-action").count() == 0  # the cover is up
+            assert page.locator(".tokens-game .tokens-hand").inner_text().strip() == ""
+            click_and_wait(page, page.locator("button.tokens-reveal"))
+            assert page.locator("button.tokens-action").count() >= 2  # go first / go second
+            assert "Your turn" in page.locator(".tokens-game .tokens-status").inner_text()
+    finally:
+        context.close()

@@ -86,7 +86,7 @@ def test_no_command_prints_help_and_exits_2(capsys):
 def test_missing_lessons_folder_exits_2(tmp_path, capsys):
     assert cli.main(["serve", "--lessons", str(tmp_path / "nope"), "--port", str(_free_port())]) == 2
     err = capsys.readouterr().err
-    assert "There is no lessons folder" in err and "--lessons" in err
+    assert "There is no lessons folder" in err and "does not exist" in err and "--lessons" in err
 
 
 def test_busy_port_exits_2(lessons, capsys):

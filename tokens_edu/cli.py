@@ -204,7 +204,8 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child, Linux o
 def _serve(args: argparse.Namespace) -> int:
     lessons = args.lessons.expanduser().resolve()
     if not lessons.is_dir():
-        raise UsageProblem(f"There is no lessons folder at {lessons}. "
+        what = "is a file, not a folder" if lessons.exists() else "does not exist"
+        raise UsageProblem(f"There is no lessons folder at {lessons} (it {what}). "
                            "Give the folder of lesson notebooks with --lessons DIR.")
     names = _lesson_names(lessons)
     if not names:

@@ -451,3 +451,31 @@ def test_deploying_a_card_offers_its_discuss_box(tmp_path):
     view.buttons["train Classifier"].click()
     view.undo_button.click()
     assert view.discuss_slot.children[0] is box
+
+
+def test_moves_made_outside_the_view_are_picked_up():
+    """A notebook may also call game.apply directly; the move list and Undo stay right."""
+    game = scenario("03-audit")
+    view = GameView(game, seats=("human", "greedy"))
+    game.apply("task Neural Network")
+    view.buttons["end turn"].click()
+    assert "1. Ada: task Neural Network" in view.moves_html.value
+    assert "2. Ada: end turn" in view.moves_html.value
+    assert game.to_act == 1
+
+
+def test_a_broken_discuss_box_does_not_hide_the_move(monkeypatch, tmp_path):
+    from tokens_edu.journal import Journal
+    from tokens_edu.widgets import discuss
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no box today")
+
+    monkeypatch.setattr(discuss, "DiscussBox", broken)
+    journal = Journal(url=f"sqlite:///{tmp_path}/j.sqlite", student="ana")
+    game = scenario("02-train-and-pay")
+    view = GameView(game, seats=("human", "greedy"), journal=journal)
+    view.buttons["deploy Chatbot"].click()
+    assert board_row(game, 0, "Chatbot") is not None
+    assert "Chatbot" in view.board.value
+    assert "deploys Chatbot" in view.message.value

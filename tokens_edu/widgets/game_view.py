@@ -335,6 +335,7 @@ class GameView(widgets.VBox):
         self._revealed_for: int | None = None  # hot seat: whose cards are showing now
         self._deployed: list[str] = []  # card names deployed while this view was open
         self._discuss_boxes: dict[str, widgets.Widget] = {}
+        self._quiet = False
         self._replay_step = 0
         self._replay_game = None
         self._shown_log = 0
@@ -537,6 +538,9 @@ class GameView(widgets.VBox):
         if self._bot_to_act():
             self._say("It's the computer's move: click Next.")
             return
+        if self.viewer() != self.game.to_act:
+            self._say("It's not your move yet.", kind="error")
+            return
         legal = {str(a): a for a in self.game.legal_actions()}
         if text not in legal:
             self._say(f"You can't do '{text}' right now. " + self.game.explain(text), kind="error")
@@ -549,9 +553,14 @@ class GameView(widgets.VBox):
         player = self.game.to_act
         self.game.apply(action)
         self._movers.append(player)
-        if getattr(action, "kind", None) == "deploy" and getattr(action, "card", None):
-            self._note_deployed(action.card)
         self._refresh(announce=True)
+        if getattr(action, "kind", None) == "deploy" and getattr(action, "card", None):
+            try:  # the move is made and shown; a Discuss problem must not hide that
+                self._note_deployed(action.card)
+            except Exception:  # noqa: BLE001
+                log.exception("GameView: could not offer the Discuss box for %s", action.card)
+                self.message.value += ('<div style="color:#b00020">⚠ Your move was made, but the Discuss '
+                                       f"question for {_esc(action.card)} can't be shown right now.</div>")
 
     def _on_next(self, _button=None) -> None:
         """Next (computer's move): the bot to act makes exactly one move."""
@@ -657,7 +666,7 @@ class GameView(widgets.VBox):
     def _on_discuss_pick(self, change) -> None:
         """The Discuss dropdown changed: show that card's DiscussBox (answers are kept)."""
         name = change.get("new") if isinstance(change, dict) else None
-        if name:
+        if name and not self._quiet:
             self._show_discuss(name)
 
     # -- Discuss ----------------------------------------------------------------------------
@@ -670,8 +679,12 @@ class GameView(widgets.VBox):
         if self.journal is None:
             return
         self.discuss_area.layout.display = None
-        self.discuss_pick.options = list(reversed(self._deployed))
-        self.discuss_pick.value = name  # the latest deployed card (fires _on_discuss_pick)
+        self._quiet = True  # setting the dropdown here must not run its observer too
+        try:
+            self.discuss_pick.options = list(reversed(self._deployed))
+            self.discuss_pick.value = name  # the latest deployed card
+        finally:
+            self._quiet = False
         self._show_discuss(name)
 
     def _show_discuss(self, name: str) -> None:
@@ -735,6 +748,8 @@ class GameView(widgets.VBox):
     def _refresh(self, announce: bool = False) -> None:
         """Redraw every part of the view from the game (one way: game -> widgets)."""
         g = self.game
+        if len(self._movers) != len(g.to_record().get("actions", [])):
+            self._movers = self._replay_movers()  # the game was changed outside the view
         viewer = self.viewer()
         legal = [] if g.over else list(g.legal_actions())
         tables = g.tables(viewer if viewer is not None else (self.humans[0] if self.humans else 0))

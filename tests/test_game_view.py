@@ -245,12 +245,15 @@ def test_hot_seat_cover_hides_both_hands_until_the_right_player_reveals(wire):
     view.reveal_button.click()
     assert view.viewer() == 0 and "end turn" in view.buttons
     assert "Sensor" in view.hand.value
+    view.explain_text.value = "deploy Neuron"
+    view.explain_button.click()
+    assert "Neuron" in view.explain_out.value
     view.buttons["end turn"].click()
     # the screen is passed to Bo: Ada's hand is gone, Bo's not shown yet
     assert view.viewer() is None and view.buttons == {}
     assert "Pass the screen to Bo" in view.cover.value
     state = tree_state(view)
-    for secret in ("Sensor", "Mandatory Recall", "Informed Consent"):
+    for secret in ("Sensor", "Neuron", "Mandatory Recall", "Informed Consent"):
         assert secret not in state
     wire.clear()
     view.reveal_button.click()

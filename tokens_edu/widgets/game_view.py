@@ -74,7 +74,8 @@ HINTS = {
 }
 
 # Buttons not offered now carry this class instead of tokens-action (see _draw_actions).
-_CSS = "<style>.tokens-game .tokens-hidden { display: none !important; }</style>"
+_CSS = ("<style>.tokens-game .tokens-hidden { display: none !important; }"
+        " .tokens-game .widget-html-content { line-height: 1.35; }</style>")
 
 #: Button colors per action kind (ipywidgets button styles).
 _STYLES = {"task": "success", "deploy": "success", "audit": "danger", "end": "warning"}
@@ -185,7 +186,7 @@ def _board_from_tables(tables: dict, viewer: int | None, game) -> str:
     board = _rows(tables.get("board"))
     names = list(getattr(game, "names", ("Player 1", "Player 2")))
     bottom = viewer if viewer in (0, 1) else 0
-    parts = ['<div class="tokens-board-inner" style="font-family:sans-serif">']
+    parts = ['<div class="tokens-board-inner" style="font-family:sans-serif;line-height:1.35">']
     for p in (1 - bottom, bottom):
         row = players.get(p, {})
         name = _short(row.get("Name", names[p] if p < len(names) else f"Player {p + 1}"))
@@ -401,7 +402,7 @@ class GameView(widgets.VBox):
 
         self.next_button = widgets.Button(
             description="Next (computer's move)", tooltip="Let the computer make its next move, one at a time.",
-            button_style="info", icon="step-forward")
+            button_style="info", icon="step-forward", layout=widgets.Layout(width="auto"))
         self.next_button.add_class("tokens-next")
         self.next_button.on_click(self._guard(self._on_next))
         self.undo_button = widgets.Button(
@@ -412,7 +413,7 @@ class GameView(widgets.VBox):
         if not self.allow_undo:
             self.undo_button.layout.display = "none"
         self.reveal_button = widgets.Button(description="Show my cards", tooltip="Show my cards",
-                                            button_style="warning")
+                                            button_style="warning", layout=widgets.Layout(width="auto"))
         self.reveal_button.add_class("tokens-reveal")
         self.reveal_button.on_click(self._guard(self._on_reveal))
         self.cover = widgets.HTML()
@@ -811,7 +812,9 @@ class GameView(widgets.VBox):
         show = self.hot_seat and viewer is None and not self.game.over
         self.cover_box.layout.display = None if show else "none"
         self.reveal_button.disabled = not show
-        if show:
+        if show:  # what the last player typed or was told may name their cards: clear it
+            self.explain_text.value = ""
+            self.explain_out.value = ""
             who = self._name(self.game.to_act)
             other = self._name(1 - self.game.to_act)
             self.cover.value = (

@@ -443,6 +443,8 @@ class GameView(widgets.VBox):
         self.explain_button = widgets.Button(description="Explain", tooltip="Explain whether this move is allowed now")
         self.explain_button.add_class("tokens-explain")
         self.explain_button.on_click(self._guard(self._on_explain))
+        # Enter in the box explains too (keyboard use); the box sends its value on Enter or blur.
+        self.explain_text.observe(self._guard(lambda change: self._on_explain()), names="value")
         self.explain_out = widgets.HTML()
         self.explain_out.add_class("tokens-explain-answer")
         explain_box = widgets.VBox([
@@ -749,7 +751,8 @@ class GameView(widgets.VBox):
     def _refresh(self, announce: bool = False) -> None:
         """Redraw every part of the view from the game (one way: game -> widgets)."""
         g = self.game
-        if len(self._movers) != len(g.to_record().get("actions", [])):
+        actions = list(g.to_record().get("actions", []))
+        if len(self._movers) != len(actions):
             self._movers = self._replay_movers()  # the game was changed outside the view
         viewer = self.viewer()
         legal = [] if g.over else list(g.legal_actions())
@@ -787,7 +790,7 @@ class GameView(widgets.VBox):
             if key == "log" and df is not None and len(df) > LOG_TABLE_ROWS:
                 df = df.tail(LOG_TABLE_ROWS)  # the newest events; game.tables() has them all
             w.value = _table_html(df, empty[key])
-        self._draw_moves(viewer)
+        self._draw_moves(viewer, actions)
 
     def _draw_hand(self, tables: dict, viewer: int | None) -> None:
         rows = _rows(tables.get("hand")) if viewer is not None else []
@@ -869,13 +872,9 @@ class GameView(widgets.VBox):
                 self._group_labels[heading].value = f"<b>{_esc(label)}</b>"
             row.layout.display = None if heading in shown_groups else "none"
 
-    def _draw_moves(self, viewer: int | None) -> None:
-        """The numbered move list; the opponent's secret moves are masked."""
-        try:
-            actions = list(self.game.to_record().get("actions", []))
-        except Exception:  # noqa: BLE001: a record problem must not break the board
-            log.exception("GameView: to_record failed")
-            actions = []
+    def _draw_moves(self, viewer: int | None, actions: list[str]) -> None:
+        """The numbered move list (``actions``: the record's action texts); the other
+        player's secret moves are masked (see :meth:`_mask`)."""
         lines = []
         for i, text in enumerate(actions):
             mover = self._movers[i] if i < len(self._movers) else None

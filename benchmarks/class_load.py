@@ -90,13 +90,14 @@ class Server:
     """``tokens-edu serve`` in a child process; its stderr is collected line by line."""
 
     def __init__(self, lessons: Path, lesson: str, pool: int, port: int, data: Path,
-                 refill_delay: int = 1):
+                 refill_delay: int | None = None):
         self.port = port
         self.lines: list[str] = []
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons", str(lessons),
              "--port", str(port), "--pool-size", str(pool), "--preheat-only", lesson,
-             "--data-dir", str(data), "--refill-delay", str(refill_delay)],
+             "--data-dir", str(data)]
+            + ([] if refill_delay is None else ["--refill-delay", str(refill_delay)]),
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -221,8 +222,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool-size", type=int, default=None, help="warm kernels (default: students)")
     ap.add_argument("--lessons", type=Path, default=ROOT / "lessons", help="lessons folder")
     ap.add_argument("--lesson", default=None, help="lesson notebook name (default: the first)")
-    ap.add_argument("--refill-delay", type=int, default=1,
-                    help="seconds before a taken warm kernel is replaced (serve's option)")
+    ap.add_argument("--refill-delay", type=int, default=None,
+                    help="seconds before a taken warm kernel is replaced (default: serve's)")
     ap.add_argument("--browser", action="store_true", help="use real Chromium pages")
     ap.add_argument("--timeout", type=float, default=600, help="seconds to wait for the pool")
     args = ap.parse_args(argv)

@@ -113,6 +113,7 @@ def test_voila_command_has_pool_and_culler(tmp_path):
     assert "--port=9000" in cmd and "--Voila.ip=127.0.0.1" in cmd and "--Voila.port_retries=0" in cmd
     assert "--MappingKernelManager.cull_idle_timeout=300" in cmd
     assert "--VoilaExecutor.iopub_timeout=30" in cmd
+    assert f"--VoilaKernelManager.fill_delay={cli.DEFAULT_REFILL_DELAY}" in cmd
     assert any(a.startswith("--VoilaKernelManager.kernel_pools_config=") and '"a.ipynb"' in a
                for a in cmd)
     off = cli.voila_command(tmp_path, 9000, 0)

@@ -18,6 +18,7 @@ own moves and the computer's moves (Next). Exits 1 when the median or p95 is ove
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -110,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
             server.stop()
 
     both = own + bot
+    load = os.getloadavg()[0]
+    print(f"machine: {os.cpu_count()} cores, load average {load:.1f} (a shared, busy machine slows the tail)")
     print(summary("your moves", own))
     print(summary("computer", bot))
     print(summary("all", both))

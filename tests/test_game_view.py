@@ -482,3 +482,67 @@ def test_a_broken_discuss_box_does_not_hide_the_move(monkeypatch, tmp_path):
     assert board_row(game, 0, "Chatbot") is not None
     assert "Chatbot" in view.board.value
     assert "deploys Chatbot" in view.message.value
+
+
+# -- a choice on the other player's turn (R16 Model Card) -------------------------------------------
+def model_card_game() -> Game:
+    import yaml
+
+    sc = yaml.safe_load((SCENARIOS / "03-audit.yaml").read_text())
+    sc["players"][1]["tools"] = [{"card": "Model Card"}]
+    return Game.from_scenario(sc)
+
+
+def test_model_card_choice_of_the_bot_mid_turn_needs_next():
+    game = model_card_game()
+    view = GameView(game, seats=("human", FirstBot()))
+    view.buttons["audit Neural Network -> Explainability"].click()
+    assert game.to_act == 1 and game.active == 0  # Bo decides on Ada's turn
+    assert view.buttons == {} and view.next_button.layout.display != "none"
+    view.next_button.click()  # FirstBot: "choose yes"
+    assert game.to_act == 0 and board_row(game, 1, "Explainability")["Flags"] == 0
+    assert "end turn" in view.buttons
+
+
+def test_model_card_choice_in_hot_seat_passes_the_screen_and_shows_choose_buttons():
+    game = model_card_game()
+    view = GameView(game, seats=("human", "human"))
+    view.reveal_button.click()
+    view.buttons["audit Neural Network -> Explainability"].click()
+    assert view.viewer() is None and "Pass the screen to Computer" in view.cover.value
+    view.reveal_button.click()
+    assert set(view.buttons) == {"choose yes", "choose no"}
+    assert "Model Card" in view._group_labels["Choose"].value
+    assert view._group_rows["Choose"].layout.display != "none"
+    view.buttons["choose no"].click()
+    assert board_row(game, 1, "Explainability") is None  # Deprecated after all
+    assert view.viewer() is None and "Pass the screen to Ada" in view.cover.value
+
+
+# -- every callback shows a message, never silence --------------------------------------------------
+@pytest.mark.parametrize("method,click", [
+    ("undo", lambda v: v.undo_button.click()),
+    ("explain", lambda v: (setattr(v.explain_text, "value", "task Neural Network"))),
+    ("to_record", lambda v: v.replay_start.click()),
+])
+def test_other_callbacks_show_the_friendly_message(monkeypatch, method, click):
+    game = scenario("03-audit")
+    view = GameView(game, seats=("human", "greedy"))
+    view.buttons["task Neural Network"].click()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("broken on purpose")
+
+    monkeypatch.setattr(game, method, broken)
+    click(view)
+    assert "Oops" in view.message.value
+
+
+def test_every_button_is_labelled_for_keyboard_and_screen_reader_users():
+    game = model_card_game()
+    view = GameView(game, seats=("human", "greedy"))
+    buttons = [w for w in tree(view) if isinstance(w, widgets.Button)]
+    assert len(buttons) > 8
+    for b in buttons:
+        assert b.description.strip() and b.tooltip and b.tooltip.strip(), b
+        assert b.tabbable is not False

@@ -546,3 +546,16 @@ def test_every_button_is_labelled_for_keyboard_and_screen_reader_users():
     for b in buttons:
         assert b.description.strip() and b.tooltip and b.tooltip.strip(), b
         assert b.tabbable is not False
+
+
+def test_read_a_card_offers_only_cards_the_viewer_may_see():
+    game = Game.from_scenario(SECRET)
+    view = GameView(game, seats=("human", "greedy"))
+    options = set(view.card_pick.options)
+    assert options == {"Sensor", "Neuron", "Neural Network", "Explainability"}
+    view.card_pick.value = "Neural Network"
+    assert "Neural Network" in view.card_html.value and "CAP" in view.card_html.value
+    view.buttons["deploy Sensor"].click()
+    assert view.card_pick.value == "Neural Network"  # the pick survives a redraw
+    hot = GameView(Game.from_scenario(SECRET), seats=("human", "human"))
+    assert set(hot.card_pick.options) == {"Neural Network", "Explainability"}  # cover up: board only

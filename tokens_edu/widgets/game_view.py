@@ -483,8 +483,17 @@ class GameView(widgets.VBox):
             self.replay_label, self.replay_board,
         ])
         self.replay_box.add_class("tokens-replay")
-        self.more = widgets.Accordion(children=[self.tables_tab, self.replay_box, explain_box],
-                                      titles=["State tables", "Moves and replay", "Why can't I?"])
+        # Read a card: any card the viewer may see now (their hand, the board), drawn in full.
+        self.card_pick = widgets.Dropdown(description="Card", options=[], value=None,
+                                          style={"description_width": "initial"})
+        self.card_pick.add_class("tokens-card-pick")
+        self.card_pick.observe(self._guard(self._on_card_pick), names="value")
+        self.card_html = widgets.HTML()
+        self.card_html.add_class("tokens-card-view")
+        read_box = widgets.VBox([widgets.HTML("Pick a card from your hand or the board to read it."),
+                                 self.card_pick, self.card_html])
+        self.more = widgets.Accordion(children=[self.tables_tab, read_box, self.replay_box, explain_box],
+                                      titles=["State tables", "Read a card", "Moves and replay", "Why can't I?"])
         self.more.selected_index = 0
 
         self.discuss_pick = widgets.Dropdown(description="Card", options=[], style={"description_width": "initial"})
@@ -791,6 +800,36 @@ class GameView(widgets.VBox):
                 df = df.tail(LOG_TABLE_ROWS)  # the newest events; game.tables() has them all
             w.value = _table_html(df, empty[key])
         self._draw_moves(viewer, actions)
+        self._draw_card_pick(tables)
+
+    def _draw_card_pick(self, tables: dict) -> None:
+        """Offer the cards the viewer may read now: their hand (if shown) and the board."""
+        names = [str(r.get("Card")) for r in _rows(tables.get("hand"))]
+        names += [re.sub(r"\s*#\d+$", "", str(r.get("Card"))) for r in _rows(tables.get("board"))]
+        options = sorted(dict.fromkeys(names))
+        if list(self.card_pick.options) != options:
+            keep = self.card_pick.value if self.card_pick.value in options else None
+            self._quiet = True
+            try:
+                self.card_pick.options = options
+                self.card_pick.value = keep
+            finally:
+                self._quiet = False
+            if keep is None:
+                self.card_html.value = ""
+
+    def _on_card_pick(self, change) -> None:
+        """Read a card: draw the picked card in full (``render_card``)."""
+        name = change.get("new") if isinstance(change, dict) else None
+        if self._quiet:
+            return
+        if not name:
+            self.card_html.value = ""
+            return
+        from ..cards import load_cards
+        from ..render import render_card
+
+        self.card_html.value = render_card(load_cards()[name], scale=0.9)
 
     def _draw_hand(self, tables: dict, viewer: int | None) -> None:
         rows = _rows(tables.get("hand")) if viewer is not None else []

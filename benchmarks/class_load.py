@@ -5,7 +5,9 @@ the chosen lesson), waits until the pool is warm, then N simulated students open
 page at the same moment (threads with urllib, each with its own ``?student=``). A page is
 "usable" when its HTML with the widget outputs (``vnd.voila.cell-output+json``) has arrived.
 With ``--browser`` the students are real Chromium pages instead (Playwright with Debian's
-``/usr/bin/chromium``), usable when the first widget is drawn.
+``/usr/bin/chromium``), usable when the first widget is drawn. All those pages then run on this
+one machine, so their times include Chromium's own work for every page (a class has one
+computer per student): use a few students there (measured on 2 busy cores: 5 pages ~16 s).
 
 Then it reads the proportional memory (PSS, from ``/proc/<pid>/smaps_rollup``) of every kernel
 process under the server, prints everything, and stops the server.
@@ -159,7 +161,8 @@ def open_pages_http(url: str, n: int, timeout: float) -> list[tuple[float, bool]
         try:
             with urllib.request.urlopen(f"{url}?student=s{k:02d}", timeout=timeout) as r:
                 ok = MARKER in r.read().decode("utf-8", "replace")
-        except OSError:
+        except OSError as e:
+            print(f"student {k}: {e}")
             ok = False
         results[k] = (time.monotonic() - t, ok)
 
@@ -201,7 +204,8 @@ def open_pages_browser(url: str, n: int, timeout: float) -> list[tuple[float, bo
                     await page.goto(f"{url}?student=s{k:02d}", timeout=timeout * 1000)
                     await page.wait_for_selector(".jupyter-widgets", timeout=timeout * 1000)
                     ok = True
-                except Exception:
+                except Exception as e:
+                    print(f"student {k}: {type(e).__name__}: {str(e).splitlines()[0]}")
                     ok = False
                 took = time.monotonic() - t
                 await context.close()

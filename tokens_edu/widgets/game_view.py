@@ -9,19 +9,27 @@ hides the hand while the screen is passed). The view only calls the engine's pub
 Hidden information never reaches the browser: the view builds its widgets only from
 ``game.tables(viewer)`` (the viewer's own hand, counts for everything else) and from the viewer's
 own legal actions, so the opponent's hand and both decks' order are absent from every widget's
-state, not merely hidden by styling.
+state, not merely hidden by styling. The log's "X chooses <card>" lines (a card taken from a
+look at the deck, R22) are masked for the other player, and so are their Train moves in the
+move list. In hot seat, a player's buttons are closed when the screen is passed.
+
+Speed: action buttons are made once per action text and then shown or hidden by CSS class
+(``tokens-action`` when offered, ``tokens-hidden`` when not), since making widget views is
+what makes a click slow in the browser.
 
 Stable CSS classes for tests and teachers' stylesheets: ``tokens-game`` (the whole view),
 ``tokens-status``, ``tokens-board``, ``tokens-tokens``, ``tokens-message``, ``tokens-action``
 (every action button; its description and tooltip hold the action text), ``tokens-next`` (the
 bot's move), ``tokens-undo``, ``tokens-reveal`` (hot seat: show my cards), ``tokens-explain``,
-``tokens-log``, ``tokens-tables``, ``tokens-replay``, ``tokens-discuss-area``, ``tokens-hand``.
+``tokens-log``, ``tokens-tables``, ``tokens-replay``, ``tokens-discuss-area``, ``tokens-hand``,
+``tokens-card-pick`` (Read a card), ``tokens-tick`` (hidden: counts finished callbacks, so a
+browser test can wait for a click's redraw), ``tokens-start`` (NewGamePanel).
 
 Example::
 
     from tokens_edu import Game
     from tokens_edu.widgets import GameView
-    view = GameView(Game.from_scenario("scenarios/audit.yaml"), seats=("human", "greedy"))
+    view = GameView(Game.from_scenario("scenarios/03-audit.yaml"), seats=("human", "greedy"))
     view                       # shows itself in a notebook
     view.buttons["task Neural Network"].click()
 """
@@ -36,7 +44,7 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-__all__ = ["GameView", "NewGamePanel", "WIN_TOKENS"]
+__all__ = ["GameView", "NewGamePanel", "visible_log", "WIN_TOKENS"]
 
 log = logging.getLogger(__name__)
 
@@ -164,24 +172,14 @@ def _truthy(value) -> bool:
     return bool(value)
 
 
-def board_html(game, viewer: int | None) -> str:
+def _board_from_tables(tables: dict, viewer: int | None, game) -> str:
     """The board as HTML: both players' Systems and Tools, Flags, Data, hand/deck/discard counts.
 
-    Built only from ``game.tables(viewer)`` (public facts and counts), so it shows nothing a
-    player may not see. The viewer's side is drawn at the bottom, like sitting at a table.
-
-    Args:
-        game: a :class:`~tokens_edu.Game`.
-        viewer: the player (0 or 1) whose view it is; None draws player 0 at the bottom.
-
-    Returns:
-        str, an HTML fragment; every name in it is escaped.
+    Built only from ``tables`` (``game.tables(viewer)``: public facts and counts), so it shows
+    nothing the viewer may not see; ``game`` gives only names, whose turn, and whether it is
+    over. The viewer's side is drawn at the bottom, like sitting at a table; every name is
+    escaped. Returns an HTML fragment (str).
     """
-    tables = game.tables(viewer if viewer is not None else 0)
-    return _board_from_tables(tables, viewer, game)
-
-
-def _board_from_tables(tables: dict, viewer: int | None, game) -> str:
     players = {_int(r.get("Player")): r for r in _rows(tables.get("players"))}
     board = _rows(tables.get("board"))
     names = list(getattr(game, "names", ("Player 1", "Player 2")))

@@ -730,7 +730,9 @@ class GameView(widgets.VBox):
             return f"{self._name(g.winner)} wins!"
         who = g.to_act
         if self.bots[who] is not None:
-            return f"The computer ({self._name(who)}) is thinking: click Next to see its move."
+            name = self._name(who)
+            bot = "The computer" if name.lower() == "computer" else f"The computer ({name})"
+            return f"{bot} is thinking: click Next to see its move."
         if len(self.humans) == 1:
             return "Your turn" if who == self.humans[0] else f"{self._name(who)}'s turn"
         if viewer is None:

@@ -11,7 +11,13 @@ import pytest
 from sqlalchemy.dialects import postgresql
 
 from tokens_edu import load_cards
-from tokens_edu.journal import COLUMNS, Journal, _insert_or_ignore, default_url, student_from_query
+from tokens_edu.journal import (
+    COLUMNS,
+    Journal,
+    _insert_or_ignore,
+    default_url,
+    student_from_query,
+)
 
 N_PROCS = 30
 N_EACH = 50

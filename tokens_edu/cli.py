@@ -25,7 +25,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 __all__ = ["main", "build_parser", "voila_command", "DEFAULT_LESSONS", "DEFAULT_PORT"]

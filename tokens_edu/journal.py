@@ -393,7 +393,7 @@ class Journal:
 
     # --- reading ------------------------------------------------------------------------
 
-    def _frame(self, query) -> "pd.DataFrame":
+    def _frame(self, query) -> pd.DataFrame:
         import pandas as pd  # here, not at the top: a lesson kernel without tables saves ~45 MiB
 
         with self._engine.connect() as conn:
@@ -402,7 +402,7 @@ class Journal:
         df["saved_at"] = pd.to_datetime(df["saved_at"], utc=True)
         return df
 
-    def answers(self, all_students: bool = False) -> "pd.DataFrame":
+    def answers(self, all_students: bool = False) -> pd.DataFrame:
         """The saved answers as a table, oldest first.
 
         Args:

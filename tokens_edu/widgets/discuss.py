@@ -160,7 +160,7 @@ class DiscussBox(widgets.VBox):
         except ValueError as e:
             log.info("DiscussBox: %s: %s", what, e)
             self._say(str(e), ok=False)
-        except Exception:  # noqa: BLE001 - on Voila an escaped error would show nowhere
+        except Exception:
             log.exception("DiscussBox: could not %s", what)
             self._say(f"Sorry, I could not {what} just now. Your words are still here: "
                       "try again in a moment.", ok=False)

@@ -151,3 +151,18 @@ def test_explain_names_the_rule_in_plain_words():
     assert err.value.rule == "R14"
     assert "legal" in game.explain("task Neural Network")
     assert "Did you mean" in game.explain("task Nueral Netwrok")
+
+
+def test_the_log_never_names_a_card_only_its_chooser_saw():
+    """R22 looks are private: the public log says a choice was made, not which card."""
+    scen = json.loads(json.dumps(NN_VS_EXPLAINABILITY))
+    scen["players"][0]["systems"] = [{"card": "Search Tree"}]
+    scen["players"][0]["deck"] = ["Neuron", "GAN", "Agent"]
+    game = Game.from_scenario(scen)
+    game.apply("task Search Tree")
+    assert game.to_act == 0 and game.pending.startswith("Search Tree")
+    game.apply("choose GAN")
+    for p in (0, 1):
+        text = " ".join(game.tables(p)["log"]["Text"])
+        assert "GAN" not in text and "makes a choice" in text
+    assert [c.name for c in game.observation(0).hand][-1] == "GAN"

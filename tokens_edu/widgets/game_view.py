@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-__all__ = ["GameView", "NewGamePanel", "visible_log", "WIN_TOKENS"]
+__all__ = ["GameView", "NewGamePanel", "WIN_TOKENS"]
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +96,6 @@ _MAX_NAME = 30
 # Choices that say nothing about hidden cards; any other "choose ..." by the opponent is masked.
 _PUBLIC_CHOICE = re.compile(r"^choose (yes|no|top|bottom|mode [ab]|\d+ flags?)$", re.IGNORECASE)
 # The same, in a log line "Bo chooses Chatbot." (the engine's log is the same for both players).
-_PUBLIC_CHOICE_LOG = re.compile(r" chooses (yes|no|top|bottom|mode [ab]|\d+ flags?)\.?$", re.IGNORECASE)
 
 
 def _esc(value: object) -> str:
@@ -242,36 +241,6 @@ def _card_box(r: dict) -> str:
         f'padding:4px;border:2px solid {"#888" if sideways else "#333"};border-radius:6px;'
         f'background:{"#eee" if sideways else "#fff"};font-size:12px">' + "<br>".join(lines) + "</div>"
     )
-
-
-def visible_log(df, viewer: int | None):
-    """The ``log`` table with the other player's secret choices masked.
-
-    ``game.log`` is one list for both players; a "choose" event names the card picked from a
-    look at the deck (R22), which only its chooser may know. This returns a copy where such a
-    line by anyone but ``viewer`` reads "Bo makes a choice (secret)." Public choices (yes/no,
-    top/bottom, a mode, a number of Flags) stay as they are.
-
-    Args:
-        df: the ``log`` DataFrame from ``game.tables(...)`` (columns Turn, Player, Kind, Text).
-        viewer: the player (0/1) looking, or None (then every chooser's secret is masked).
-
-    Returns:
-        DataFrame (a copy when anything was masked; the input otherwise).
-    """
-    if df is None or len(df) == 0 or "Kind" not in df or "Text" not in df:
-        return df
-    secret = []
-    for i, (kind, player, text) in enumerate(zip(df["Kind"], df["Player"], df["Text"])):
-        if kind == "choose" and _int(player, -1) != viewer and not _PUBLIC_CHOICE_LOG.search(str(text)):
-            secret.append(i)
-    if not secret:
-        return df
-    df = df.copy()
-    col = df.columns.get_loc("Text")
-    for i in secret:
-        df.iat[i, col] = re.sub(r" chooses .*$", " makes a choice (secret).", str(df.iat[i, col]))
-    return df
 
 
 def _table_html(df, empty: str) -> str:
@@ -717,7 +686,7 @@ class GameView(widgets.VBox):
         v = self.viewer()
         if tables is None:
             tables = self.game.tables(v if v is not None else 0)
-        df = visible_log(tables.get("log"), v)  # masking twice changes nothing
+        df = tables.get("log")  # the engine's log never names a card only one player saw
         if df is None or len(df) == 0:
             return []
         return [str(t) for t in df["Text"].tolist()]
@@ -767,7 +736,6 @@ class GameView(widgets.VBox):
         legal = [] if g.over else list(g.legal_actions())
         tables = g.tables(viewer if viewer is not None else (self.humans[0] if self.humans else 0))
         tables = dict(tables)
-        tables["log"] = visible_log(tables.get("log"), viewer)
         if viewer is None:
             tables["hand"] = None  # the cover is up (or no human): no hand on screen
         self.status.value = f"<h3 style='margin:4px 0'>{_esc(self._status_text(viewer))}</h3>"

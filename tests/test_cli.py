@@ -99,6 +99,13 @@ def test_busy_port_exits_2(lessons, capsys):
     assert f"Port {port} is already in use" in err and "--port" in err
 
 
+def test_host_that_is_not_this_computer_exits_2(lessons, capsys):
+    code = cli.main(["serve", "--lessons", str(lessons), "--port", str(_free_port()),
+                     "--host", "203.0.113.7"])
+    assert code == 2
+    assert "not an address of this computer" in capsys.readouterr().err
+
+
 def test_unknown_preheat_lesson_exits_2(lessons, capsys):
     code = cli.main(["serve", "--lessons", str(lessons), "--port", str(_free_port()),
                      "--preheat-only", "nine"])
@@ -108,6 +115,7 @@ def test_unknown_preheat_lesson_exits_2(lessons, capsys):
 
 def test_voila_command_has_pool_and_culler(tmp_path):
     cmd = cli.voila_command(tmp_path, 9000, 6, cull_idle_timeout=300, preheat_only=["a.ipynb"])
+    assert "--Voila.ip=0.0.0.0" in cli.voila_command(tmp_path, 9000, 0, host="0.0.0.0")
     assert cmd[0] == sys.executable and "voila" in cmd[2]
     assert "--preheat_kernel=True" in cmd and "--pool_size=6" in cmd
     assert "--port=9000" in cmd and "--Voila.ip=127.0.0.1" in cmd and "--Voila.port_retries=0" in cmd

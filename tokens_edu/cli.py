@@ -94,7 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--lessons", metavar="DIR", type=Path, default=DEFAULT_LESSONS,
                        help=f"folder of lesson notebooks (default: {DEFAULT_LESSONS})")
     serve.add_argument("--port", type=_port, default=DEFAULT_PORT,
-                       help=f"port to listen on at {HOST} (default: {DEFAULT_PORT})")
+                       help=f"port to listen on (default: {DEFAULT_PORT})")
+    serve.add_argument("--host", default=HOST, metavar="ADDRESS",
+                       help=f"address to listen on (default: {HOST}, this computer only). "
+                            "0.0.0.0 lets other computers on the network open the lessons: "
+                            "there is no login, so do that only on a school network you trust")
     serve.add_argument("--pool-size", type=_count(0, 500), default=DEFAULT_POOL, metavar="N",
                        help=f"warm kernels kept ready per lesson; 0 turns warm kernels off "
                             f"(default: {DEFAULT_POOL})")
@@ -124,16 +128,17 @@ def _lesson_names(lessons: Path) -> list[str]:
 
 def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: int = 600,
                   preheat_only: list[str] | None = None,
-                  refill_delay: int = DEFAULT_REFILL_DELAY) -> list[str]:
+                  refill_delay: int = DEFAULT_REFILL_DELAY, host: str = HOST) -> list[str]:
     """The command line that starts Voila for ``serve`` (a list for ``subprocess``).
 
     Args:
         lessons: the folder of notebooks (absolute path).
-        port: the TCP port on 127.0.0.1.
+        port: the TCP port.
         pool_size: warm kernels per lesson; 0 turns preheating off.
         cull_idle_timeout: seconds an unconnected, idle kernel lives; 0 keeps them forever.
         preheat_only: notebook names relative to ``lessons`` that get the pool (None: all).
         refill_delay: seconds before a taken warm kernel is replaced.
+        host: the address to listen on (default 127.0.0.1).
 
     Returns:
         list[str]: ``[sys.executable, "-m", "voila", ...]`` (``-c <voila main>`` with
@@ -143,7 +148,7 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         sys.executable, "-m", "voila", str(lessons),
         "--no-browser",
         f"--port={port}",
-        f"--Voila.ip={HOST}",
+        f"--Voila.ip={host}",
         "--Voila.port_retries=0",  # never drift to another port: the printed URL must be right
         "--show_tracebacks=False",
         # The culler (jupyter_server's MappingKernelManager, which Voila's kernel manager
@@ -172,22 +177,36 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
     return cmd
 
 
-def _port_is_free(port: int) -> bool:
-    """True when nothing listens on ``HOST:port`` (bound like Tornado does, SO_REUSEADDR on)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+def _port_is_free(port: int, host: str = HOST) -> bool:
+    """True when nothing listens on ``host:port`` (bound like Tornado does, SO_REUSEADDR on).
+
+    Raises:
+        UsageProblem: ``host`` is not an address of this computer.
+    """
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror:
+        raise UsageProblem(f"{host!r} is not an address this computer knows. "
+                           "Use 127.0.0.1 (this computer) or 0.0.0.0 (the network).") from None
+    family, _, _, _, addr = infos[0]
+    with socket.socket(family, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            s.bind((HOST, port))
+            s.bind(addr)
         except OSError as e:
             if e.errno in (errno.EADDRINUSE, errno.EACCES):
                 return False
+            if e.errno == errno.EADDRNOTAVAIL:
+                raise UsageProblem(f"{host} is not an address of this computer. "
+                                   "Use 127.0.0.1 (this computer) or 0.0.0.0 (the network).") from None
             raise
     return True
 
 
-def _answers_port(port: int) -> bool:
+def _answers_port(port: int, host: str = HOST) -> bool:
     try:
-        with socket.create_connection((HOST, port), timeout=0.5):
+        with socket.create_connection((HOST if host in ("0.0.0.0", "::", "") else host, port),
+                                      timeout=0.5):
             return True
     except OSError:
         return False
@@ -219,7 +238,7 @@ def _serve(args: argparse.Namespace) -> int:
             raise UsageProblem(f"--preheat-only: there is no lesson {want!r} in {lessons}. "
                                f"The lessons are: {', '.join(names) or 'none'}.")
         preheat_only.append(name)
-    if not _port_is_free(args.port):
+    if not _port_is_free(args.port, args.host):
         raise UsageProblem(f"Port {args.port} is already in use (maybe tokens-edu is already "
                            f"running). Stop the other server, or pick another port with --port.")
     env = dict(os.environ)
@@ -240,13 +259,17 @@ def _serve(args: argparse.Namespace) -> int:
     # process can always stop it cleanly (SIGTERM is forwarded; the child also gets SIGTERM if
     # this process dies, so no server is left behind).
     cmd = voila_command(lessons, args.port, args.pool_size, args.cull_idle_timeout, preheat_only,
-                        args.refill_delay)
-    url = f"http://{HOST}:{args.port}/"
+                        args.refill_delay, args.host)
+    shown = HOST if args.host in ("0.0.0.0", "::", "") else args.host
+    url = f"http://{shown}:{args.port}/"
     warm = ("off" if args.pool_size == 0 else
             f"{args.pool_size} per lesson" + (f" ({', '.join(preheat_only)})" if preheat_only else ""))
     print(f"Serving {len(names)} lesson(s) from {lessons}\n"
           f"Warm kernels: {warm}. Answers: {env.get('TOKENS_EDU_DB_URL') or env.get('TOKENS_EDU_DATA') or 'per-user data folder'}\n"
           f"Open {url} in a browser. Press Ctrl-C to stop.", flush=True)
+    if shown != args.host:
+        print("Other computers open the same address with this computer's network address "
+              f"instead of {HOST}.", flush=True)
     proc = subprocess.Popen(cmd, env=env, preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
 
     def forward(signum, _frame):
@@ -259,7 +282,7 @@ def _serve(args: argparse.Namespace) -> int:
         ready = False
         while proc.poll() is None:
             try:
-                if not ready and _answers_port(args.port):
+                if not ready and _answers_port(args.port, args.host):
                     ready = True
                     print(f"Ready: {url}", flush=True)
                 proc.wait(timeout=None if ready else 0.3)

@@ -132,6 +132,15 @@ def test_default_lessons_folder_is_next_to_the_package():
     assert cli.DEFAULT_LESSONS == cli.Path(cli.__file__).resolve().parent.parent / "lessons"
 
 
+def _kill(procs: list) -> None:
+    """Stop what a failed test left running (never leave servers behind)."""
+    for p in procs:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+
+
 def _fetch(url: str, deadline: float) -> str:
     last = None
     while time.monotonic() < deadline:
@@ -142,6 +151,49 @@ def _fetch(url: str, deadline: float) -> str:
             last = e
             time.sleep(0.3)
     raise AssertionError(f"no page from {url}: {last}")
+
+
+def _serve_and_stop(lessons, stop_signal) -> tuple[int, str, str, list]:
+    """Start serve on a free port, wait until it answers, stop it with ``stop_signal``."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons", str(lessons),
+         "--port", str(port), "--pool-size", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    kids: list[psutil.Process] = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            kids = psutil.Process(proc.pid).children(recursive=True)
+            if any("ipykernel" in " ".join(k.cmdline()) for k in kids if k.is_running()):
+                break
+            assert proc.poll() is None, proc.communicate(timeout=5)
+            time.sleep(0.3)
+        assert MARKER in _fetch(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb", deadline)
+        kids = psutil.Process(proc.pid).children(recursive=True)
+    finally:
+        proc.send_signal(stop_signal)
+        out, err = proc.communicate(timeout=90)
+    return proc.returncode, out, err, kids
+
+
+def test_ctrl_c_stops_voila_and_every_kernel(lessons):
+    code, out, err, kids = _serve_and_stop(lessons, signal.SIGINT)
+    assert code == 0, err
+    assert "Stopped." in out
+    assert len(kids) >= 2  # Voila and at least one kernel
+    _, alive = psutil.wait_procs(kids, timeout=20)
+    _kill(alive)
+    assert not alive, f"left running: {alive}"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux only")
+def test_killed_serve_leaves_no_server_or_kernel_behind(lessons):
+    code, _, _, kids = _serve_and_stop(lessons, signal.SIGKILL)
+    assert code == -signal.SIGKILL
+    _, alive = psutil.wait_procs(kids, timeout=60)
+    _kill(alive)
+    assert not alive, f"left running: {alive}"
 
 
 def test_real_short_serve(lessons, tmp_path):
@@ -176,5 +228,6 @@ def test_real_short_serve(lessons, tmp_path):
     assert "Using pre-heated kernel" in err
     assert "DeprecationWarning" not in err
     assert data.is_dir()
-    gone, alive = psutil.wait_procs(kids, timeout=20)
+    _, alive = psutil.wait_procs(kids, timeout=20)
+    _kill(alive)
     assert not alive, f"left running: {alive}"

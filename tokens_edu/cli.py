@@ -270,7 +270,10 @@ def _serve(args: argparse.Namespace) -> int:
     if shown != args.host:
         print("Other computers open the same address with this computer's network address "
               f"instead of {HOST}.", flush=True)
-    proc = subprocess.Popen(cmd, env=env, preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+    # Its own session: a Ctrl-C in the terminal reaches only this process, which then asks Voila
+    # to stop exactly once (a second signal during Voila's shutdown could leave kernels behind).
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True,
+                            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
 
     def forward(signum, _frame):
         if proc.poll() is None:
@@ -289,11 +292,13 @@ def _serve(args: argparse.Namespace) -> int:
             except subprocess.TimeoutExpired:
                 continue
             except KeyboardInterrupt:
-                # Ctrl-C reached Voila too (same process group); give it time to stop kernels.
+                # Ctrl-C: ask Voila to stop once, and give it time to stop every kernel. A second
+                # Ctrl-C (or a minute) stops it hard.
                 stopping = True
-                forward(signal.SIGINT, None)
+                print("Stopping (this stops every lesson's kernel)...", flush=True)
+                forward(signal.SIGTERM, None)
                 try:
-                    proc.wait(timeout=30)
+                    proc.wait(timeout=60)
                 except (subprocess.TimeoutExpired, KeyboardInterrupt):
                     proc.kill()
                     proc.wait()
@@ -302,7 +307,7 @@ def _serve(args: argparse.Namespace) -> int:
         if proc.poll() is None:
             proc.terminate()
             try:
-                proc.wait(timeout=30)
+                proc.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()

@@ -8,6 +8,8 @@ import uuid
 
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy.dialects import postgresql
 
 from tokens_edu import load_cards
@@ -321,3 +323,25 @@ def test_preheated_kernel_without_server_gives_no_prefill(monkeypatch):
     monkeypatch.setenv("VOILA_APP_PORT", str(port))
     assert student_from_query() == ""
     monkeypatch.setattr(jmod, "_query_cache", None)
+
+
+_answers = st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=300).filter(
+    lambda t: t.strip() != "")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(answer=_answers)
+def test_any_answer_comes_back_exactly_as_typed(tmp_path, answer):
+    j = Journal(_url(tmp_path), student="Ana", lesson="prop")
+    row_id = j.save("Chatbot", answer)
+    assert j.answer_for("Chatbot") == answer
+    assert j.answers().set_index("id").loc[row_id, "answer"] == answer
+
+
+def test_broken_character_is_refused_in_plain_words(tmp_path):
+    j = Journal(_url(tmp_path), student="Ana")
+    with pytest.raises(ValueError, match="broken character"):
+        j.save("Chatbot", "half an emoji \ud83d")
+    with pytest.raises(ValueError, match="broken character"):
+        j.student = "B\udc00o"
+    assert j.answers(all_students=True).empty and j.student == "Ana"

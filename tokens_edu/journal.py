@@ -198,6 +198,15 @@ def student_from_query(query: str | None = None) -> str:
     return values[0].strip()[:MAX_NAME] if values else ""
 
 
+def _storable(text: str) -> bool:
+    """True when ``text`` can be written as UTF-8 (no lone surrogate halves of an emoji)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _clean_name(name: object) -> str:
     """A student's name with the outer spaces trimmed; ValueError in plain words if unusable."""
     if not isinstance(name, str):
@@ -207,6 +216,8 @@ def _clean_name(name: object) -> str:
         raise ValueError("Type your name first, then save.")
     if len(name) > MAX_NAME:
         raise ValueError(f"That name is too long. Use at most {MAX_NAME} letters.")
+    if not _storable(name):
+        raise ValueError("That name has a broken character. Type it again.")
     return name
 
 
@@ -355,6 +366,9 @@ class Journal:
             raise ValueError("Type your name first, then save.")
         if not isinstance(answer, str) or not answer.strip():
             raise ValueError("Your answer is empty. Write a few words, then save.")
+        if not _storable(answer):
+            raise ValueError("Your answer has a broken character (maybe half of an emoji) that "
+                             "cannot be saved. Delete it, then save again.")
         name, card_prompt = _card_name_and_prompt(card)
         if prompt is None:
             prompt = card_prompt
@@ -362,6 +376,8 @@ class Journal:
             lesson = self.lesson
         if not isinstance(prompt, str) or not isinstance(lesson, str):
             raise ValueError("The question and the lesson's name must be text.")
+        if not (_storable(prompt) and _storable(lesson)):
+            raise ValueError("The question or the lesson's name has a broken character.")
         if answer_id is None:
             answer_id = str(uuid.uuid4())
         else:

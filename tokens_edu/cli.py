@@ -262,10 +262,15 @@ def _serve(args: argparse.Namespace) -> int:
                         args.refill_delay, args.host)
     shown = HOST if args.host in ("0.0.0.0", "::", "") else args.host
     url = f"http://{shown}:{args.port}/"
-    warm = ("off" if args.pool_size == 0 else
-            f"{args.pool_size} per lesson" + (f" ({', '.join(preheat_only)})" if preheat_only else ""))
+    warm = "off" if args.pool_size == 0 else f"{args.pool_size} per lesson"
+    if args.pool_size and preheat_only:
+        warm += f" ({', '.join(preheat_only)})"
+    answers = (env.get("TOKENS_EDU_DB_URL") or env.get("TOKENS_EDU_DATA")
+               or "the per-user data folder")
+    if "://" in answers:  # a database URL may hold a password: show only its kind
+        answers = answers.split("://", 1)[0] + " database"
     print(f"Serving {len(names)} lesson(s) from {lessons}\n"
-          f"Warm kernels: {warm}. Answers: {env.get('TOKENS_EDU_DB_URL') or env.get('TOKENS_EDU_DATA') or 'per-user data folder'}\n"
+          f"Warm kernels: {warm}. Answers are saved in {answers}.\n"
           f"Open {url} in a browser. Press Ctrl-C to stop.", flush=True)
     if shown != args.host:
         print("Other computers open the same address with this computer's network address "

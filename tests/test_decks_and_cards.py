@@ -132,3 +132,14 @@ def test_cards_compare_by_value():
     assert Card(**{f: getattr(pool["Chatbot"], f) for f in ("name", "color", "type", "rarity", "cost", "trainable",
                                                           "tokens", "cap", "tru", "keywords", "legacy", "big_data",
                                                           "number")}) == pool["Chatbot"]
+
+
+def test_odd_inputs_to_the_card_and_deck_readers():
+    with pytest.raises(CardDataError):
+        load_cards(5)
+    with pytest.raises(DeckError, match="0 copies"):
+        Deck.from_names(["0x Chatbot"])
+    with pytest.raises(KeyError) as err:
+        load_cards()["Chatbto"]
+    assert str(err.value) == "There is no card called 'Chatbto'. Did you mean Chatbot?"
+    assert repr(Deck.from_names(["Chatbot"])) == "<Deck 'Deck': 1 card, green>"

@@ -51,9 +51,8 @@ def fresh_game() -> Game:
 def test_apply_garbage_raises_illegal_action_and_changes_nothing(x):
     for game in (fresh_game(), Game.from_scenario(BASE)):
         key, log = game.state_key(), game.log
-        legal = {str(a).casefold() for a in game.legal_actions()}
-        if isinstance(x, str) and " ".join(x.split()).casefold() in legal:
-            continue
+        if isinstance(x, str) and game.explain(x).endswith("is legal now."):
+            continue  # the fuzzer typed a real action (e.g. "END")
         with pytest.raises(IllegalAction) as err:
             game.apply(x)
         assert str(err.value).strip()

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tokens_edu import Action, Game, IllegalAction, starter_decks
+from tokens_edu import Action, Game, IllegalAction, RecordError, starter_decks
 from tokens_edu.bots import GreedyBot, RandomBot
 
 NN_VS_EXPLAINABILITY = {
@@ -166,3 +166,58 @@ def test_the_log_never_names_a_card_only_its_chooser_saw():
         text = " ".join(game.tables(p)["log"]["Text"])
         assert "GAN" not in text and "makes a choice" in text
     assert [c.name for c in game.observation(0).hand][-1] == "GAN"
+
+
+def scenario_game(p0: dict, p1: dict) -> Game:
+    return Game.from_scenario({"seed": 1, "active": 0, "turn": 5,
+                               "players": [dict(name="Ada", **p0), dict(name="Bo", **p1)]})
+
+
+def test_a_record_is_a_copy_the_game_does_not_share():
+    game = Game.from_scenario(NN_VS_EXPLAINABILITY)
+    rec = game.to_record()
+    rec["scenario"]["players"][0]["tokens"] = 14
+    rec["actions"].append("end turn")
+    assert Game.from_record(game.to_record()).tokens == (0, 0)
+    with pytest.raises(RecordError, match="version"):
+        Game.from_record(dict(game.to_record(), version=99))
+
+
+def test_shortcut_texts_and_choice_actions_round_trip():
+    game = Game.from_scenario(NN_VS_EXPLAINABILITY)
+    game.apply("END")  # read as 'end turn'
+    assert game.active == 1 and game.history[-1] == "end turn"
+    scen = scenario_game({"systems": ["Search Tree"], "deck": ["Sensor", "Neuron", "Sensor"]}, {})
+    scen.apply("task Search Tree")
+    for a in scen.legal_actions():
+        assert Action.parse(str(a)) == a
+    # two copies among the looked-at cards are two different picks (R22: the rest keep their order)
+    assert [str(a) for a in scen.legal_actions()] == ["choose Sensor", "choose Neuron", "choose Sensor #2"]
+    scen.apply("choose Sensor #2")
+    scen.apply("end turn")
+    scen.apply("end turn")  # Ada draws the new top card: Sensor (Neuron was under it)
+    assert [c.name for c in scen.observation(0).hand] == ["Sensor", "Sensor"]
+
+
+def test_hand_built_actions_with_odd_fields_are_refused_plainly():
+    game = Game.from_scenario(NN_VS_EXPLAINABILITY)
+    key = game.state_key()
+    with pytest.raises(IllegalAction):
+        game.apply(Action("audit", card="Neural Network", target=["x"]))
+    assert game.state_key() == key
+
+
+def test_reinforcement_learning_token_is_in_the_log():
+    game = scenario_game({"systems": ["Neural Network"]},
+                         {"tokens": 3, "systems": [{"card": "Reinforcement Learning", "exerted": True}]})
+    game.apply("audit Neural Network -> Reinforcement Learning")
+    assert game.tokens == (0, 4)
+    assert game.log[-1].text == "Reinforcement Learning: Bo gains 1 Token (4)."
+
+
+def test_explain_points_to_the_numbered_name_and_other_ways_to_pay():
+    game = scenario_game({"systems": ["Sensor", "Neural Network"], "hand": ["Training Data", "Agent"]},
+                         {"systems": [{"card": "Sensor", "exerted": True}]})
+    assert "Did you mean 'audit Sensor -> Sensor #2'" in game.explain("audit Sensor -> Sensor")
+    assert "Big Data" in game.explain("deploy Training Data")
+    assert "only Tools are used" in game.explain("use Agent")

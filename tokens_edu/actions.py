@@ -131,7 +131,10 @@ class Action:
         if low in ("end turn", "end", "pass"):
             return cls("end")
         if verb == "choose" and rest:
-            return cls("choose", choice=rest)
+            low_rest = rest.casefold()
+            special = low_rest in ("yes", "no", "top", "bottom") or low_rest.startswith(("mode ", "order ")) \
+                or low_rest.endswith((" flag", " flags"))
+            return cls("choose", card=None if special else rest, choice=rest)
         if verb in ("train", "task") and rest and "->" not in rest:
             return cls(verb, card=rest)
         if verb in ("deploy", "audit", "use") and rest:

@@ -17,7 +17,7 @@ import yaml
 
 from .errors import CardDataError
 
-__all__ = ["Card", "CardPool", "load_cards", "COLORS", "CARD_TYPES", "RARITIES", "DEFAULT_CARDS_PATH"]
+__all__ = ["Card", "CardPool", "UnknownCard", "load_cards", "COLORS", "CARD_TYPES", "RARITIES", "DEFAULT_CARDS_PATH"]
 
 #: The five colors of the Alpha Set, in print order; ``any`` fits every deck and is no color (R1).
 COLORS = ("green", "blue", "black", "white", "red")
@@ -111,6 +111,13 @@ class Card:
         return render_card(self)
 
 
+class UnknownCard(KeyError):
+    """A card name that is not in the set (a ``KeyError``); the message suggests close names."""
+
+    def __str__(self) -> str:  # KeyError would show the message in quotes
+        return str(self.args[0]) if self.args else "Unknown card."
+
+
 _REQUIRED = ("name", "color", "type", "rarity", "cost", "trainable")
 
 
@@ -195,7 +202,7 @@ class CardPool(Mapping):
     def __getitem__(self, name: str) -> Card:
         card = self.get_card(name)
         if card is None:
-            raise KeyError(self.unknown_message(name))
+            raise UnknownCard(self.unknown_message(name))
         return card
 
     def get_card(self, name: object) -> Card | None:
@@ -269,4 +276,6 @@ def load_cards(path: str | Path | None = None) -> CardPool:
     Raises:
         CardDataError: the file is missing, not YAML, or a record is broken (names the record).
     """
+    if path is not None and not isinstance(path, (str, Path)):
+        raise CardDataError(f"A card file is given as a path, not {type(path).__name__}.")
     return _load(str(Path(path).resolve()) if path is not None else str(DEFAULT_CARDS_PATH))

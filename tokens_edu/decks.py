@@ -80,6 +80,9 @@ class Deck(Sequence):
             if count is None:
                 problems.append(f"entry {i + 1} ('{entry[:40]}') has a count that is too big")
                 continue
+            if count == 0:
+                problems.append(f"entry {i + 1} ('{entry[:40]}') asks for 0 copies: leave the line out instead")
+                continue
             card = pool.get_card(cname)
             if card is None:
                 problems.append(pool.unknown_message(cname).rstrip("."))
@@ -169,13 +172,7 @@ class Deck(Sequence):
         """
         problems = self.problems()
         if problems:
-            size = f"{len(self._cards)} cards"
-            rest = [p for p in problems if not p.startswith(size)]
-            if len(rest) < len(problems):  # too small: say that first
-                msg = f"{self.name} is not a legal deck: " + _join(problems) + "."
-            else:
-                msg = f"{self.name} is not a legal deck: {size}, but " + _join(rest) + "."
-            raise DeckError(msg, problems)
+            raise DeckError(f"{self.name} is not a legal deck: {deck_problems_text(len(self), problems)}.", problems)
         return self
 
     @property
@@ -213,7 +210,18 @@ class Deck(Sequence):
         return hash(self._cards)
 
     def __repr__(self) -> str:
-        return f"<Deck {self.name!r}: {len(self)} cards, {'/'.join(self.colors) or 'no color'}>"
+        n = len(self)
+        return f"<Deck {self.name!r}: {n} card{'' if n == 1 else 's'}, {'/'.join(self.colors) or 'no color'}>"
+
+
+def deck_problems_text(size: int, problems: list[str]) -> str:
+    """The problems of a deck of ``size`` cards as one phrase: "26 cards, but 3 copies of
+    Chatbot (at most 2) and 3 colors (green, blue, red; at most 2)" (R1)."""
+    head = f"{size} cards"
+    rest = [p for p in problems if not p.startswith(head)]
+    if len(rest) < len(problems):  # too small: that is said first, as it is
+        return _join(problems)
+    return f"{head}, but " + _join(rest)
 
 
 def _join(parts: list[str]) -> str:

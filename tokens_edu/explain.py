@@ -6,6 +6,7 @@ action that is not among :meth:`Game.legal_actions`. It reads the game only; it 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .actions import Action, normalize
@@ -39,6 +40,19 @@ def _card_name_problem(label: str, text: str) -> IllegalAction | None:
     return None
 
 
+_NUMBER = re.compile(r" #\d+")
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def _same_but_number(g: "Game", text: str) -> list[str]:
+    """Legal action texts that differ from ``text`` only in ``#2``-style numbers."""
+    key = _NUMBER.sub("", normalize(text))
+    return [str(a) for a in g.legal_actions() if _NUMBER.sub("", normalize(str(a))) == key]
+
+
 def why_illegal(g: "Game", text) -> IllegalAction:
     """The :class:`IllegalAction` that explains why ``text`` cannot be played in ``g`` now.
 
@@ -68,13 +82,18 @@ def why_illegal(g: "Game", text) -> IllegalAction:
         if d.source == "_mulligan":
             return _err(f"First, {who} decides to keep their hand or take a new one: {options}.", text, "R3")
         if a.kind == "choose":
-            return _err(f"'{a.choice}' is not one of the options. {d.prompt}: {options}.", text, "R23")
-        return _err(f"First finish the choice. {d.prompt}. Options: {options}.", text,
+            return _err(f"'{a.choice}' is not one of the options. {_sentence(d.prompt)} Options: {options}.", text, "R23")
+        return _err(f"First finish the choice. {_sentence(d.prompt)} Options: {options}.", text,
                     "R16" if d.source == "_model_card" else "R23")
     if a.kind in ("order", "keep", "mulligan"):
         return _err("The game has already started: that choice is made before the first turn.", text, "R3")
     if a.kind == "choose":
         return _err("There is nothing to choose right now.", text, "R23")
+    close = _same_but_number(g, text)
+    if close:
+        shown = " or ".join(f"'{c}'" for c in close[:3])
+        return _err(f"Two cards in play have that name, so they are numbered (#2 is the second one in the "
+                    f"board table). Did you mean {shown}?", text, None)
     p = s.active
     pl = s.players[p]
     cards = g._cards
@@ -113,8 +132,11 @@ def why_illegal(g: "Game", text) -> IllegalAction:
             if cost > data:
                 tax = cost - card.cost
                 why = f" ({card.cost} + {tax} because it would be your System number {len(pl.systems) + 1})" if tax else ""
-                return _err(f"{card.name} costs {cost} Data{why}, but you have {data} ready Data.", text,
-                            "R10" if tax else "R9")
+                payers = g._big_data_payers(p, card) if card.big_data is not None else []
+                alt = (f" You could pay with Big Data instead: 'deploy {card.name} with Big Data "
+                       f"{g._label(payers[0].iid, p)}'.") if payers else ""
+                return _err(f"{card.name} costs {cost} Data{why}, but you have {data} ready Data.{alt}", text,
+                            "R10" if tax else "R11" if payers else "R9")
         if eff.target is None:
             if a.target is not None:
                 return _err(f"{card.name} does not take a target: type 'deploy {card.name}'.", text, "R18")
@@ -163,7 +185,14 @@ def why_illegal(g: "Game", text) -> IllegalAction:
     if a.kind == "use":
         tool = _find(g, a.card, [x.iid for x in pl.tools], p)
         if tool is None:
-            if hand_named(a.card) is not None:
+            in_hand = hand_named(a.card)
+            system = _find(g, a.card, [x.iid for x in pl.systems], p)
+            if system is not None or (in_hand is not None and not cards[in_hand].is_tool):
+                name = cards[system if system is not None else in_hand].name
+                kind = cards[system if system is not None else in_hand].type
+                return _err(f"{name} is a{'n' if kind == 'Action' else ''} {kind}: only Tools are used. "
+                            + ("Systems Run Tasks and Audits." if kind == "System" else "Actions are deployed."), text, "R17")
+            if in_hand is not None:
                 return _err(f"{a.card} is in your hand: deploy it first, then use it.", text, "R17")
             return _card_name_problem(a.card, text) or _err(f"You have no Tool called {a.card} in play.", text, "R17")
         card = cards[tool]
@@ -177,6 +206,8 @@ def why_illegal(g: "Game", text) -> IllegalAction:
                 return _err(f"{card.name} does not take a target: type 'use {card.name}'.", text, "R17")
         else:
             if a.target is None:
+                if not g._targets(p, eff.target, from_action=False):
+                    return _err(f"{card.name} needs a target ({TARGET_KINDS[eff.target]}), and there is none.", text, "R17")
                 return _err(f"{card.name} needs a target: 'use {card.name} -> ...' ({TARGET_KINDS[eff.target]}).", text, "R17")
             return _target_problem(g, p, card, eff.target, a.target, text, from_action=False)
         return _err(f"'{text}' is not legal right now.", text, None)

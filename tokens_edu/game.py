@@ -12,6 +12,7 @@ lives in :mod:`tokens_edu.effects`, the keyword rules here.
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 from collections import namedtuple
@@ -20,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from .actions import Action, normalize
 from .cards import Card
-from .decks import Deck
+from .decks import Deck, deck_problems_text
 from .effects import effect_of
 from .errors import DeckError, IllegalAction, RecordError, ScenarioError
 
@@ -29,6 +30,7 @@ __all__ = ["Game", "LogEvent", "Observation", "BoardCard", "WINNING_TOKENS"]
 WINNING_TOKENS = 15  # R25
 FIRST_HAND, SECOND_HAND = 5, 6  # R3
 RECORD_FORMAT = "tokens-edu-record"
+RECORD_VERSION = 1
 
 #: One line of the game's log: ``turn`` (0 during setup), ``player`` (0/1 or None), ``kind``
 #: (``"deploy"``, ``"audit"``, ``"deprecated"``...), ``text`` (a commentary sentence).
@@ -247,10 +249,9 @@ class Game:
             deck = d if isinstance(d, Deck) else Deck.from_names(d, name=f"Deck {i + 1}") if _is_names(d) else None
             if deck is None:
                 raise DeckError(f"Deck {i + 1} must be a Deck or a list of card names, not {type(d).__name__}.")
-            try:
-                deck.validate()
-            except DeckError as e:
-                raise DeckError(f"Player {i + 1}'s deck: {e}", e.problems) from None
+            problems = deck.problems()
+            if problems:
+                raise DeckError(f"Player {i + 1}'s deck is not legal: {deck_problems_text(len(deck), problems)}.", problems)
             decks.append(deck)
         g = cls()
         g._names = _check_names(names)
@@ -322,6 +323,9 @@ class Game:
             raise RecordError(f"A game record is a dict from Game.to_record(), not {type(record).__name__}.")
         if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
             raise RecordError("This is not a tokens_edu game record (its 'format' is wrong).")
+        version = record.get("version", RECORD_VERSION)
+        if version != RECORD_VERSION:
+            raise RecordError(f"This record has version {version!r:.20}; this tokens_edu reads version {RECORD_VERSION}.")
         actions = record.get("actions", [])
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise RecordError("The record's 'actions' must be a list of action texts.")
@@ -460,11 +464,14 @@ class Game:
         if self._cache is None:
             self._build_cache()
         if isinstance(action, Action):
-            hit = self._cache.get(action)
+            try:
+                hit = self._cache.get(action)
+            except TypeError:  # an Action built by hand with odd fields: go by its text
+                hit = None
             if hit is None:
-                hit = self._text_cache().get(normalize(str(action)))
+                hit = self._lookup_text(str(action))
         elif isinstance(action, str):
-            hit = self._text_cache().get(normalize(action)) if len(action) <= 200 else None
+            hit = self._lookup_text(action)
         else:
             raise _fail(f"An action must be text like 'end turn' or an Action, not {type(action).__name__}.",
                         type(action).__name__)
@@ -511,8 +518,9 @@ class Game:
             text = str(action) if isinstance(action, Action) else action
             if self._cache is None:
                 self._build_cache()
-            if isinstance(text, str) and len(text) <= 200 and normalize(text) in self._text_cache():
-                return f"'{self._text_cache()[normalize(text)][0]}' is legal now."
+            hit = self._lookup_text(text) if isinstance(text, str) else None
+            if hit is not None:
+                return f"'{hit[0]}' is legal now."
             return str(self._illegal(text))
         except Exception as e:  # explain is for students: it must not crash
             return f"That can't be done now: {e}"
@@ -539,9 +547,13 @@ class Game:
         """The game as a JSON-able dict: start (decks or scenario), seed, names, every action.
 
         ``Game.from_record(game.to_record())`` rebuilds this game exactly. Save it as ``.json``.
+        The record is a full replay for the teacher: its actions include moves the opponent did
+        not see (``train Sensor``, a card picked from a look at the deck), so it is not a view
+        to show to a player during the game. The dict is a fresh copy: changing it changes
+        nothing in the game.
         """
-        rec = {"format": RECORD_FORMAT, "version": 1}
-        rec.update(self._origin)
+        rec = {"format": RECORD_FORMAT, "version": RECORD_VERSION}
+        rec.update(copy.deepcopy(self._origin))
         rec.update({"seed": self._seed, "names": list(self._names), "turn_limit": self._turn_limit,
                     "actions": [t for _, t in self._history]})
         return rec
@@ -600,6 +612,7 @@ class Game:
         return game_tables(self, _check_player(player))
 
     def _repr_html_(self) -> str:
+        """The board as the player to act sees it (see :func:`tokens_edu.tables.game_html`)."""
         from .tables import game_html
 
         return game_html(self)
@@ -703,6 +716,13 @@ class Game:
                         return name if k == 1 else f"{name} #{k}"
         return name
 
+    def _on(self, iid: int, p: int) -> str:
+        """A target as a log line names it: "their own Chatbot" or "Bo's Chatbot"."""
+        card = self._cards[iid]
+        if card.is_action:  # RAM's target, in the discard pile
+            return card.name
+        return f"their own {card.name}" if self._owner[iid] == p else self._whose(iid)
+
     def _whose(self, iid: int) -> str:
         return f"{self._names[self._owner[iid]]}'s {self._cards[iid].name}"
 
@@ -711,6 +731,8 @@ class Game:
         """Add Tokens; the game ends the moment one reaches 15 (R25). Returns True if it ended."""
         s = self._s
         s.players[p].tokens += n
+        if why:
+            self._say(p, "tokens", f"{why}: {self._names[p]} gains {n} Token{'s' if n != 1 else ''} ({s.players[p].tokens}).")
         if s.players[p].tokens >= WINNING_TOKENS and not s.over:
             s.over, s.winner, s.decision, s.doom = True, p, None, None
             s.phase = "over"
@@ -735,7 +757,7 @@ class Game:
         pl = self._s.players[p]
         if not pl.deck:
             if not pl.discard:
-                self._say(p, "deck-out", f"{self._names[p]} has no cards left to draw, and no discard pile.")
+                self._say(p, "deck-out", f"{self._names[p]} has no cards left to draw, and their discard pile is empty.")
                 return None
             pl.deck = pl.discard
             pl.discard = []
@@ -826,7 +848,8 @@ class Game:
 
     def _bar_task_next_turn(self, iid: int) -> None:
         self._perm(iid).no_task_turn = self._s.turn + 1
-        self._say(self._owner[iid], "bar", f"{self._whose(iid)} can't Run a Task during its controller's next turn.")
+        owner = self._owner[iid]
+        self._say(owner, "bar", f"{self._whose(iid)} can't Run a Task during {self._names[owner]}'s next turn.")
 
     def _bar_all_tasks_next_turn(self, p: int) -> None:
         self._s.players[p].no_task_turn = self._s.turn + 1
@@ -901,7 +924,14 @@ class Game:
         self._s.decision = _Decision(p, prompt, tuple(options), source, step, data, secret)
 
     def _ask_pick(self, p: int, cards: list[int], prompt: str, source: str, step: str, data: tuple) -> None:
-        options = [(self._cards[i].name, i) for i in _first_of_each_name(self._cards, cards)]
+        """Pick one of the looked-at ``cards`` (top first). Two copies of a name are different
+        picks here (they leave the other cards in a different order), so the second is ``#2``."""
+        seen: dict[str, int] = {}
+        options = []
+        for i in cards:
+            name = self._cards[i].name
+            seen[name] = seen.get(name, 0) + 1
+            options.append((name if seen[name] == 1 else f"{name} #{seen[name]}", i))
         self._ask(p, prompt, options, source, step, data, secret=True)
 
     def _ask_discard(self, p: int, source: str) -> None:
@@ -1077,7 +1107,7 @@ class Game:
             x = self._perm(move[1])
             x.exerted = True
             card = self._cards[x.iid]
-            tail = f" on {self._whose(move[2])}" if move[2] is not None else ""
+            tail = "" if move[2] is None else f" on {self._on(move[2], p)}"
             self._say(p, "use", f"{self._names[p]} uses {card.name}{tail}.")
             effect_of(card.name).resolve(self, p, x.iid, move[2])
 
@@ -1093,7 +1123,7 @@ class Game:
             self._pay(p, cost)
             paid = f"for {cost} Data"
         pl.hand.remove(iid)
-        tail = f" on {self._whose(target)}" if target is not None else ""
+        tail = "" if target is None else f" on {self._on(target, p)}"
         self._say(p, "deploy", f"{self._names[p]} deploys {card.name}{tail} {paid}.")
         if card.is_system:
             pl.systems.append(_Perm(iid, s.turn))
@@ -1164,13 +1194,28 @@ class Game:
                 elif d.source == "_mulligan":
                     out.append((Action(label), ("choose", value)))
                 else:
-                    is_card = not (label in ("yes", "no", "top", "bottom") or label.startswith(("mode ", "order ")) or label.endswith(("Flag", "Flags")))
+                    is_card = not (label in ("yes", "no", "top", "bottom") or label.startswith(("mode ", "order "))
+                                   or label.endswith((" Flag", " Flags")))
                     out.append((Action("choose", card=label if is_card else None, choice=label), ("choose", value)))
         else:
             self._main_actions(out)
         self._cache_list = [a for a, _ in out]
         self._cache = {a: (a, m) for a, m in out}
         self._texts = None
+
+    def _lookup_text(self, text: str):
+        """The legal (Action, move) that ``text`` means, or None. Accepts the shortcuts that
+        :meth:`Action.parse` reads (``end`` for ``end turn``)."""
+        if len(text) > 200:
+            return None
+        texts = self._text_cache()
+        hit = texts.get(normalize(text))
+        if hit is None:
+            try:
+                hit = texts.get(normalize(str(Action.parse(text))))
+            except IllegalAction:
+                return None
+        return hit
 
     def _text_cache(self) -> dict:
         """Legal actions by normalized text (built only when a text is applied or explained)."""

@@ -21,10 +21,16 @@ The format (also in the project's API)::
       - name: Bo
         ...
 
-Missing keys take the empty or zero value. Optional extras: ``first_player`` (default: the
-player whose turns are odd-numbered), per player ``model_card_used``. Anything that breaks a
-rule (a card that does not exist, 3 copies of a card, Flags at or over Trust, a Tool listed as
-a System) is refused with a :class:`ScenarioError` that names the entry.
+Missing keys take the empty or zero value. Optional extras: ``description`` (text for the
+teacher), ``first_player`` (default: the player whose turns are odd-numbered), per player
+``model_card_used``. Anything that breaks a rule (a card that does not exist, 3 copies of a
+card, Flags at or over Trust, a Tool listed as a System) is refused with a
+:class:`ScenarioError` that names the entry. Colors are not checked (R1 is about decks, and a
+lesson may show cards of any colors together).
+
+A Training Set given as counts is filled with copies of a vanilla card (Not Alive) that do not
+count toward the copy limit. They are real cards: if an effect discards one (R21), a Not Alive
+goes to the discard pile. To choose the cards, give the Training Set as a list of names.
 """
 
 from __future__ import annotations
@@ -42,9 +48,9 @@ from .errors import ScenarioError
 __all__ = ["build_scenario", "load_scenario", "TRAINING_SET_FILLER"]
 
 #: The card that fills a Training Set given as counts (``{ready: 3, exerted: 1}``). It is face
-#: down, so which card it is does not matter; it does not count toward the copy limit.
+#: down, so which card it is rarely matters; it does not count toward the copy limit.
 TRAINING_SET_FILLER = "Not Alive"
-_TOP = {"title", "seed", "active", "turn", "players", "first_player", "names", "description"}
+_TOP = {"title", "seed", "active", "turn", "players", "first_player", "description"}
 _PLAYER = {"name", "tokens", "hand", "deck", "discard", "training_set", "trained_this_turn", "systems",
            "tools", "model_card_used"}
 _MAX_LIST = 200
@@ -214,10 +220,15 @@ def build_scenario(game_cls, source):
                 if card is None:
                     raise ScenarioError(f"{where}: {pool.unknown_message(entry['card'])}")
                 want = "System" if zone == "systems" else "Tool"
+                if card.type == "Action":
+                    raise ScenarioError(f"{where}: {card.name} is an Action. Actions never stay in play: "
+                                        "put it in hand, deck or discard.")
                 if card.type != want:
                     raise ScenarioError(f"{where}: {card.name} is a {card.type}, not a {want}; put it under {card.type.lower()}s.")
                 counted.append(card.name)
                 new = _bool(entry.get("new"), f"{where}.new")
+                if new and p != active:
+                    raise ScenarioError(f"{where}: only the active player's cards can be new (deployed this turn).")
                 x = _Perm(add(card.name), turn if (new and p == active) else turn - 1,
                           exerted=_bool(entry.get("exerted"), f"{where}.exerted"))
                 if zone == "systems":

@@ -221,6 +221,7 @@ class Game:
         self._history: list[tuple[_State, str]] = []
         self._s: _State | None = None
         self._cache: dict | None = None
+        self._label_cache: dict = {}
         self._texts: dict | None = None
         self._cache_list: list[Action] | None = None
 
@@ -534,6 +535,8 @@ class Game:
         g._history = self._history[:]
         g._s = self._s.clone()
         g._cache = None
+        g._label_cache = {}
+        g._texts = None
         g._cache_list = None
         return g
 
@@ -582,9 +585,11 @@ class Game:
         player = _check_player(player)
         s = self._s
         P = s.players
+        mine = self.to_act == player
+        if self._cache is None:
+            self._build_cache()
         labels = self._labels(player)
         board = tuple(self._board_card(o, x, labels[x.iid]) for o in (0, 1) for x in P[o].systems + P[o].tools)
-        mine = self.to_act == player
         return Observation(
             player=player, to_act=self.to_act, active=s.active, turn=s.turn, over=s.over, winner=s.winner,
             names=self._names, tokens=self.tokens,
@@ -595,7 +600,7 @@ class Game:
             systems_count=(len(P[0].systems), len(P[1].systems)), board=board,
             model_card_used=(P[0].model_card_used, P[1].model_card_used),
             pending=self.pending if mine else None,
-            legal_actions=tuple(self.legal_actions()) if mine else (),
+            legal_actions=tuple(self._cache_list) if mine else (),
         )
 
     def tables(self, player: int | None = None) -> dict:
@@ -685,7 +690,12 @@ class Game:
         return x.no_task_turn == t or self._s.players[owner].no_task_turn == t
 
     def _labels(self, viewer: int) -> dict:
-        """iid -> label for every card in play, seen by ``viewer`` (see :meth:`_label`)."""
+        """iid -> label for every card in play, seen by ``viewer`` (see :meth:`_label`).
+        Cached with the legal actions (the position cannot change in between)."""
+        if self._cache is not None:
+            hit = self._label_cache.get(viewer)
+            if hit is not None:
+                return hit
         P = self._s.players
         cards = self._cards
         out = {}
@@ -696,6 +706,8 @@ class Game:
                 k = seen.get(name, 0) + 1
                 seen[name] = k
                 out[x.iid] = name if k == 1 else f"{name} #{k}"
+        if self._cache is not None:
+            self._label_cache[viewer] = out
         return out
 
     def _label(self, iid: int, viewer: int | None = None) -> str:
@@ -1181,9 +1193,21 @@ class Game:
 
     # -- legal actions ---------------------------------------------------------------------------
     def _build_cache(self) -> None:
-        """Compute the legal actions once per position: text key -> (Action, move)."""
-        s = self._s
+        """Compute the legal actions once per position: Action -> (Action, move)."""
+        self._label_cache = {}
+        self._cache = {}  # labels may be cached while the actions are built
         out: list[tuple[Action, tuple]] = []
+        try:
+            self._collect_actions(out)
+        except BaseException:
+            self._cache = None
+            raise
+        self._cache_list = [a for a, _ in out]
+        self._cache = {a: (a, m) for a, m in out}
+        self._texts = None
+
+    def _collect_actions(self, out: list) -> None:
+        s = self._s
         if s.over:
             pass
         elif s.decision is not None:
@@ -1199,9 +1223,6 @@ class Game:
                     out.append((Action("choose", card=label if is_card else None, choice=label), ("choose", value)))
         else:
             self._main_actions(out)
-        self._cache_list = [a for a, _ in out]
-        self._cache = {a: (a, m) for a, m in out}
-        self._texts = None
 
     def _lookup_text(self, text: str):
         """The legal (Action, move) that ``text`` means, or None. Accepts the shortcuts that

@@ -434,6 +434,18 @@ class Game:
         """The texts of the actions applied so far, in order."""
         return tuple(t for _, t in self._history)
 
+    @property
+    def moves(self) -> tuple[tuple[int, str], ...]:
+        """Who took each action so far and its text: ``((player, text), ...)``, in order.
+
+        The texts are the full record (a trained card is named): show another player's moves
+        to a student only through a view that hides what they may not see.
+        """
+        out = []
+        for before, text in self._history:
+            out.append((before.decision.player if before.decision is not None else before.active, text))
+        return tuple(out)
+
     def card_of(self, iid: int) -> Card:
         """The Card of card instance ``iid`` (internal numbering, used by effects)."""
         return self._cards[iid]

@@ -1,4 +1,5 @@
-"""ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView`, :class:`DiscussBox`.
+"""ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView`,
+:class:`NewGamePanel` (pick decks, then play), :class:`DiscussBox`.
 
 Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
 ``tables``...) and hold no rules. Imported lazily, so ``import tokens_edu`` stays light.
@@ -9,6 +10,7 @@ from importlib import import_module
 _WHERE = {
     "CardGallery": ".gallery",
     "GameView": ".game_view",
+    "NewGamePanel": ".game_view",
     "DiscussBox": ".discuss",
 }
 

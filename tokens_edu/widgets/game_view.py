@@ -493,7 +493,7 @@ class GameView(widgets.VBox):
             except ValueError as exc:  # IllegalAction, ScenarioError, RecordError are ValueErrors
                 log.info("GameView: refused: %s", exc)
                 self._say(str(exc), kind="error")
-            except Exception:  # noqa: BLE001: a click must never fail silently
+            except Exception:  # noqa: BLE001 (a click must never fail silently)
                 log.exception("GameView callback %s failed", getattr(fn, "__name__", fn))
                 self._say(_FRIENDLY_ERROR, kind="error")
             finally:
@@ -729,7 +729,7 @@ class GameView(widgets.VBox):
     def _refresh(self, announce: bool = False) -> None:
         """Redraw every part of the view from the game (one way: game -> widgets)."""
         g = self.game
-        actions = list(g.to_record().get("actions", []))
+        actions = list(g.history)
         if len(self._movers) != len(actions):
             self._movers = self._replay_movers()  # the game was changed outside the view
         viewer = self.viewer()
@@ -904,23 +904,8 @@ class GameView(widgets.VBox):
         return text
 
     def _replay_movers(self) -> list[int]:
-        """Who made each action already in the game's record (replayed once on a copy)."""
-        try:
-            record = self.game.to_record()
-        except Exception:  # noqa: BLE001
-            log.exception("GameView: to_record failed")
-            return []
-        actions = list(record.get("actions", []))
-        if not actions:
-            return []
-        from ..game import Game
-
-        g = Game.from_record(dict(record, actions=[]))
-        movers = []
-        for text in actions:
-            movers.append(g.to_act)
-            g.apply(text)
-        return movers
+        """Who made each action already in the game (from ``game.moves``)."""
+        return [player for player, _ in self.game.moves]
 
 
 class NewGamePanel(widgets.VBox):

@@ -221,3 +221,14 @@ def test_explain_points_to_the_numbered_name_and_other_ways_to_pay():
     assert "Did you mean 'audit Sensor -> Sensor #2'" in game.explain("audit Sensor -> Sensor")
     assert "Big Data" in game.explain("deploy Training Data")
     assert "only Tools are used" in game.explain("use Agent")
+
+
+def test_moves_say_who_took_each_action_even_off_turn():
+    game = scenario_game({"systems": ["Neural Network"]},
+                         {"tools": ["Model Card"], "systems": [{"card": "Explainability", "exerted": True}]})
+    game.apply("audit Neural Network -> Explainability")
+    assert game.to_act == 1 and game.active == 0  # Bo decides on Model Card during Ada's turn (R16)
+    game.apply("choose yes")
+    game.apply("end turn")
+    assert game.moves == ((0, "audit Neural Network -> Explainability"), (1, "choose yes"), (0, "end turn"))
+    assert game.history == tuple(text for _, text in game.moves)

@@ -35,6 +35,9 @@ RECORD_VERSION = 1
 #: One line of the game's log: ``turn`` (0 during setup), ``player`` (0/1 or None), ``kind``
 #: (``"deploy"``, ``"audit"``, ``"deprecated"``...), ``text`` (a commentary sentence).
 LogEvent = namedtuple("LogEvent", "turn player kind text")
+LogEvent.__doc__ = """One event of a game's log: ``turn`` (0 during setup), ``player`` (0/1, or None for
+both), ``kind`` (a short word: "deploy", "task", "audit", "deprecated", "win"...) and ``text``
+(a commentary sentence, e.g. "Ada's Neural Network audits Bo's Explainability: 4 Flags to 1.")."""
 
 
 class _Perm:

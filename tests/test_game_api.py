@@ -164,7 +164,7 @@ def test_the_log_never_names_a_card_only_its_chooser_saw():
     game.apply("choose GAN")
     for p in (0, 1):
         text = " ".join(game.tables(p)["log"]["Text"])
-        assert "GAN" not in text and "makes a choice" in text
+        assert "GAN" not in text and "Ada makes a secret choice." in text
     assert [c.name for c in game.observation(0).hand][-1] == "GAN"
 
 

@@ -1095,7 +1095,7 @@ class Game:
                 self._answer_model_card(d.player, value, d.data)
             else:
                 if d.secret:
-                    self._say(d.player, "choose", f"{self._names[d.player]} makes a choice (only they see those cards).")
+                    self._say(d.player, "choose", f"{self._names[d.player]} makes a secret choice.")
                 else:
                     label = next(lbl for lbl, v in d.options if v == value)
                     self._say(d.player, "choose", f"{self._names[d.player]} chooses {label}.")

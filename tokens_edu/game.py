@@ -224,6 +224,7 @@ class Game:
         self._history: list[tuple[_State, str]] = []
         self._s: _State | None = None
         self._cache: dict | None = None
+        self._cache_moves: list = []
         self._label_cache: dict = {}
         self._texts: dict | None = None
         self._cache_list: list[Action] | None = None
@@ -480,10 +481,16 @@ class Game:
         if self._cache is None:
             self._build_cache()
         if isinstance(action, Action):
-            try:
-                hit = self._cache.get(action)
-            except TypeError:  # an Action built by hand with odd fields: go by its text
-                hit = None
+            hit = None
+            for i, a in enumerate(self._cache_list):  # usually the very object legal_actions gave
+                if a is action:
+                    hit = (a, self._cache_moves[i])
+                    break
+            if hit is None:
+                try:
+                    hit = self._cache.get(action)
+                except TypeError:  # an Action built by hand with odd fields: go by its text
+                    hit = None
             if hit is None:
                 hit = self._lookup_text(str(action))
         elif isinstance(action, str):
@@ -1218,7 +1225,8 @@ class Game:
             self._cache = None
             raise
         self._cache_list = [a for a, _ in out]
-        self._cache = {a: (a, m) for a, m in out}
+        self._cache_moves = [m for _, m in out]
+        self._cache = _LazyDict(out)
         self._texts = None
 
     def _collect_actions(self, out: list) -> None:
@@ -1347,6 +1355,27 @@ class Game:
 
 
 # -- helpers --------------------------------------------------------------------------------------
+class _LazyDict:
+    """Action -> (Action, move), hashed only when first asked (most lookups go by identity)."""
+
+    __slots__ = ("_pairs", "_dict")
+
+    def __init__(self, pairs: list):
+        self._pairs = pairs
+        self._dict = None
+
+    def _d(self) -> dict:
+        if self._dict is None:
+            self._dict = {a: (a, m) for a, m in self._pairs}
+        return self._dict
+
+    def get(self, key, default=None):
+        return self._d().get(key, default)
+
+    def items(self):
+        return self._d().items()
+
+
 def _first_of_each_name(cards: list[Card], iids: list[int]) -> list[int]:
     seen = set()
     out = []

@@ -96,16 +96,83 @@ def test_name_box_prefilled_from_query_and_loads_saved_answer(url, monkeypatch):
     assert box.answer_box.value == "from last week"
 
 
-def test_typing_a_name_fetches_the_saved_answer_into_an_empty_box(url):
-    Journal(url, student="Eli").save("Chatbot", "kept")
+def test_typing_a_classmates_name_never_shows_their_answer(url):
+    Journal(url, student="Eli").save("Chatbot", "Eli's private words")
     box = DiscussBox("Chatbot", Journal(url))
-    assert box.answer_box.value == ""
+    assert box.own_name == ""
     box.name_box.value = "Eli"
-    assert box.answer_box.value == "kept"
-    other = DiscussBox("Chatbot", Journal(url))
+    assert box.answer_box.value == ""
+    assert "Eli's private words" not in box.status.value
+    # saving under the typed name still works, and does not reveal the older answer
+    box.answer_box.value = "my own words"
+    box.save_button.click()
+    assert "Saved at" in box.status.value
+    assert box.answer_box.value == "my own words"
+    rows = Journal(url, student="Eli").answers()
+    assert list(rows["answer"]) == ["Eli's private words", "my own words"]
+
+
+def test_typed_name_on_a_page_with_another_identity_shows_nothing(url, monkeypatch):
+    Journal(url, student="Eli", lesson="l1").save("Chatbot", "Eli's words")
+    Journal(url, student="Ana", lesson="l1").save("Chatbot", "Ana's words")
+    monkeypatch.setenv("QUERY_STRING", "student=Ana")
+    box = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    assert box.own_name == "Ana" and box.answer_box.value == "Ana's words"
+    box.answer_box.value = ""
+    box.name_box.value = "Eli"  # someone else's name: the box stays empty
+    assert box.answer_box.value == ""
+    box.name_box.value = " Ana "  # back to the page's own name: its answer returns
+    assert box.answer_box.value == "Ana's words"
+    other = DiscussBox("Chatbot", Journal(url, lesson="l1"))
     other.answer_box.value = "typed first"
-    other.name_box.value = "Eli"
+    other.name_box.value = "Ana"
     assert other.answer_box.value == "typed first"  # never overwrites what was typed
+
+
+def test_name_box_says_the_name_is_not_a_password(url, monkeypatch):
+    box = DiscussBox("Chatbot", Journal(url))
+    assert box.name_note is not None
+    assert "tokens-discuss-name-note" in _classes(box.name_note)
+    assert "not a password" in box.name_note.value
+    kids = list(box.children)
+    assert kids.index(box.name_note) == kids.index(box.name_box) + 1  # right under the name
+    assert DiscussBox("Chatbot", Journal(url, student="Ana")).name_note is None
+    monkeypatch.setenv("JUPYTERHUB_USER", "fay")
+    assert DiscussBox("Chatbot", Journal(url)).name_note is None  # a real login
+
+
+def test_too_long_answer_is_counted_refused_and_kept(url):
+    from tokens_edu.journal import MAX_ANSWER
+
+    journal = Journal(url, student="Ana")
+    box = DiscussBox("Chatbot", journal)
+    assert "tokens-discuss-count" in _classes(box.counter)
+    box.answer_box.value = "short answer"
+    assert box.counter.value == ""
+    box.answer_box.value = "a" * 4500
+    assert "4,500 of 5,000 characters" in box.counter.value
+    long_text = "b" * (MAX_ANSWER + 1)
+    box.answer_box.value = long_text
+    assert "Too long" in box.counter.value and "5,001" in box.counter.value
+    box.save_button.click()
+    assert "too long to save" in box.status.value and "5,000" in box.status.value
+    assert journal.answers().empty
+    assert box.answer_box.value == long_text  # nothing lost
+    exact = "c" * MAX_ANSWER  # the limit itself is fine, and saved exactly as typed
+    box.answer_box.value = exact
+    assert "Too long" not in box.counter.value
+    box.save_button.click()
+    assert list(journal.answers()["answer"]) == [exact]
+
+
+def test_answer_typed_and_saved_at_once_is_saved_as_typed(url):
+    journal = Journal(url, student="Ana")
+    box = DiscussBox("Chatbot", journal)
+    assert box.answer_box.continuous_update  # every keystroke reaches the kernel, in order
+    for text in ("I", "I th", "I think it guesses."):
+        box.answer_box.value = text
+    box.save_button.click()
+    assert list(journal.answers()["answer"]) == ["I think it guesses."]
 
 
 def test_hub_login_name_box_is_locked(url, monkeypatch):

@@ -198,6 +198,20 @@ def test_empty_answer_is_refused_and_nothing_saved(tmp_path, answer):
     assert j.answers(all_students=True).empty
 
 
+def test_too_long_answer_is_refused_in_plain_words(tmp_path):
+    from tokens_edu.journal import MAX_ANSWER
+
+    j = Journal(_url(tmp_path), student="Ana")
+    assert MAX_ANSWER == 5000
+    with pytest.raises(ValueError, match=r"too long to save: 100,000 characters\. The most is 5,000"):
+        j.save("Chatbot", "x" * 100_000)
+    with pytest.raises(ValueError, match="too long"):
+        j.save("Chatbot", "é" * (MAX_ANSWER + 1))
+    assert j.answers(all_students=True).empty
+    j.save("Chatbot", "y" * MAX_ANSWER)  # the limit itself is saved, exactly
+    assert j.answer_for("Chatbot") == "y" * MAX_ANSWER
+
+
 def test_no_name_is_refused_with_a_plain_message(tmp_path):
     j = Journal(_url(tmp_path))
     with pytest.raises(ValueError, match=r"^Type your name first, then save\.$"):

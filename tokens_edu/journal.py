@@ -45,7 +45,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Journal", "COLUMNS", "default_url", "student_from_query", "query_string"]
+__all__ = ["Journal", "COLUMNS", "MAX_ANSWER", "default_url", "student_from_query", "query_string"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,10 @@ COLUMNS = ["id", "student", "lesson", "card", "prompt", "answer", "saved_at"]
 
 #: Longest name a student may type (characters). Longer is almost surely a slip of the keyboard.
 MAX_NAME = 60
+
+#: Longest answer that is saved (characters), about two pages of writing. Longer is almost
+#: surely a paste by mistake; it would also make every keystroke on the page send that much.
+MAX_ANSWER = 5000
 
 #: How long (milliseconds) a writer waits for another writer to finish before giving up.
 BUSY_TIMEOUT_MS = 30_000
@@ -196,6 +200,12 @@ def student_from_query(query: str | None = None) -> str:
         query = query_string()
     values = parse_qs(query.lstrip("?")).get("student", [])
     return values[0].strip()[:MAX_NAME] if values else ""
+
+
+def too_long_message(length: int) -> str:
+    """The plain words for an answer of ``length`` characters that is over :data:`MAX_ANSWER`."""
+    return (f"Your answer is too long to save: {length:,} characters. The most is "
+            f"{MAX_ANSWER:,}. Make it shorter, then save.")
 
 
 def _storable(text: str) -> bool:
@@ -349,7 +359,8 @@ class Journal:
 
         Args:
             card: a :class:`~tokens_edu.cards.Card` or a card's name (any case).
-            answer: the student's words (str); only an empty or all-space answer is refused.
+            answer: the student's words (str), at most :data:`MAX_ANSWER` characters; an
+                empty or all-space answer is refused.
             prompt: the question asked; None uses the card's Discuss question.
             answer_id: a UUID string for this save; None makes a new one.
             lesson: the lesson's name; None uses this journal's ``lesson``.
@@ -359,13 +370,15 @@ class Journal:
 
         Raises:
             ValueError: no student name yet ("Type your name first, then save."), an empty
-                answer, an unknown card, a bad id, or the database refused the save. Nothing is
+                or too long answer, an unknown card, a bad id, or the database refused the save. Nothing is
                 saved then.
         """
         if not self._student:
             raise ValueError("Type your name first, then save.")
         if not isinstance(answer, str) or not answer.strip():
             raise ValueError("Your answer is empty. Write a few words, then save.")
+        if len(answer) > MAX_ANSWER:
+            raise ValueError(too_long_message(len(answer)))
         if not _storable(answer):
             raise ValueError("Your answer has a broken character (maybe half of an emoji) that "
                              "cannot be saved. Delete it, then save again.")

@@ -8,7 +8,16 @@ Who is writing:
 
 * on JupyterHub (``JUPYTERHUB_USER`` set) the name is the login; the name box shows it, locked;
 * otherwise a name box comes first, prefilled from the page's ``?student=`` query; the student
-  fills it in before saving.
+  fills it in before saving. Under it a short line says that this name is not a password.
+
+Whose saved answer comes back: only the page's own. The page's identity is the JupyterHub login,
+else the name the journal was given in code, else the page's ``?student=`` query. A name typed
+in the name box is used for saving, but typing a classmate's name never pulls their saved answer
+into the box (anyone can type any name; for privacy, teachers use JupyterHub logins).
+
+Answers are at most :data:`~tokens_edu.journal.MAX_ANSWER` characters (5,000): past 4,000 a
+counter under the box shows how many are used, and past the limit it says, in red, to make the
+answer shorter; Save then refuses with the same plain words and keeps the text.
 
 Nothing a student writes is lost: a failed save keeps the words in the box, says so in plain
 words, and a retry reuses the same answer id, so a save that did reach the database is never
@@ -16,8 +25,8 @@ stored twice. Every callback catches its own errors (on Voila an error in a call
 nowhere), shows a friendly line and logs the detail. Everything typed is shown escaped.
 
 Stable CSS classes for browser tests and styling: ``tokens-discuss`` (the whole box),
-``tokens-discuss-name``, ``tokens-discuss-answer``, ``tokens-discuss-save``,
-``tokens-discuss-status``.
+``tokens-discuss-name``, ``tokens-discuss-name-note``, ``tokens-discuss-answer``,
+``tokens-discuss-count``, ``tokens-discuss-save``, ``tokens-discuss-status``.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from datetime import datetime
 import ipywidgets as widgets
 
 from ..cards import Card, load_cards
+from ..journal import MAX_ANSWER, too_long_message
 
 __all__ = ["DiscussBox"]
 
@@ -37,6 +47,12 @@ log = logging.getLogger(__name__)
 
 _OK = "#1d5e20"
 _BAD = "#8a1c1c"
+
+#: The character counter under the answer box appears past this many characters.
+COUNT_FROM = 4000
+
+NAME_NOTE = ("This name is not a password: anyone can type any name. Your saved answer comes "
+             "back only on your own lesson link.")
 
 
 def _card_html(card: Card) -> str:
@@ -76,7 +92,13 @@ class DiscussBox(widgets.VBox):
         journal: the Journal answers go to.
         name_box: the ``Text`` for the student's name, or None when the journal already knows
             it (a locked JupyterHub login is shown in a disabled box).
+        name_note: the ``HTML`` line under an editable name box ("This name is not a
+            password..."), or None.
+        own_name: the page's identity (login, the journal's name, or the ``?student=`` query;
+            ``""`` when none): the only name whose saved answer is put back in the box.
         answer_box: the ``Textarea`` the student writes in.
+        counter: the ``HTML`` under it: empty up to 4,000 characters, then "N of 5,000
+            characters", red and "too long" past the limit.
         save_button: the Save ``Button``.
         status: the ``HTML`` line that says what happened ("Saved at 10:42.").
         last_saved_id: the id of the last answer saved from this box, or None.
@@ -104,23 +126,33 @@ class DiscussBox(widgets.VBox):
         self.question.add_class("tokens-discuss-question")
 
         self.name_box: widgets.Text | None = None
+        self.name_note: widgets.HTML | None = None
+        self.own_name = journal.student or ""
         if journal.student_locked:
             self.name_box = widgets.Text(value=journal.student, description="Your name:",
                                          disabled=True)
         elif not journal.student:
-            self.name_box = widgets.Text(value=self._query_name(), placeholder="Type your name",
+            self.own_name = " ".join(self._query_name().split())
+            self.name_box = widgets.Text(value=self.own_name, placeholder="Type your name",
                                          description="Your name:", continuous_update=False)
             self.name_box.observe(self._on_name, names="value")
+            self.name_note = widgets.HTML(
+                f'<span style="font-size:13px;color:#444">{html.escape(NAME_NOTE)}</span>')
+            self.name_note.add_class("tokens-discuss-name-note")
         if self.name_box is not None:
             self.name_box.add_class("tokens-discuss-name")
             self.name_box.style.description_width = "initial"
 
         # continuous_update: the kernel always holds what is on screen, so a click on Save
-        # right after typing saves exactly what was typed (messages arrive in order).
+        # right after typing saves exactly what was typed (messages arrive in order). Each
+        # keystroke sends the whole text, which the MAX_ANSWER limit keeps small (<= ~20 KB).
         self.answer_box = widgets.Textarea(placeholder="Write your answer here.",
                                            continuous_update=True,
                                            layout=widgets.Layout(width="100%", height="7em"))
         self.answer_box.add_class("tokens-discuss-answer")
+        self.counter = widgets.HTML("")
+        self.counter.add_class("tokens-discuss-count")
+        self.answer_box.observe(self._on_answer, names="value")
         self.save_button = widgets.Button(description="Save", button_style="primary",
                                           icon="save", tooltip="Save your answer")
         self.save_button.add_class("tokens-discuss-save")
@@ -131,7 +163,10 @@ class DiscussBox(widgets.VBox):
         children = [self.card_view, self.question]
         if self.name_box is not None:
             children.append(self.name_box)
-        children += [self.answer_box, widgets.HBox([self.save_button, self.status])]
+        if self.name_note is not None:
+            children.append(self.name_note)
+        children += [self.answer_box, self.counter,
+                     widgets.HBox([self.save_button, self.status])]
         super().__init__(children=children, **kwargs)
         self.add_class("tokens-discuss")
         self._safely("find your saved answer", self._load_saved)
@@ -173,10 +208,27 @@ class DiscussBox(widgets.VBox):
                 return typed
         return self.journal.student or ""
 
+    def _count(self) -> None:
+        """Update the counter under the answer box (empty while the answer is short)."""
+        n = len(self.answer_box.value)
+        if n > MAX_ANSWER:
+            text = (f'<span style="color:{_BAD}">Too long: {n:,} of {MAX_ANSWER:,} characters. '
+                    "Make it shorter to save.</span>")
+        elif n > COUNT_FROM:
+            text = f'<span style="color:#444">{n:,} of {MAX_ANSWER:,} characters</span>'
+        else:
+            text = ""
+        if self.counter.value != text:  # one small message only when the words change
+            self.counter.value = text
+
     def _load_saved(self) -> None:
-        """Put the student's latest saved answer in an empty answer box."""
+        """Put the page's own latest saved answer in an empty answer box.
+
+        Only for the page's identity (:attr:`own_name`): a classmate's name typed in the name
+        box never brings their answer onto this page.
+        """
         name = self._typed_name()
-        if not name or self.answer_box.value.strip():
+        if not name or name != self.own_name or self.answer_box.value.strip():
             return
         saved = self.journal._latest(name, self.card.name, self.journal.lesson)
         if saved is not None:
@@ -201,6 +253,8 @@ class DiscussBox(widgets.VBox):
             raise ValueError("Type your name first, then save.")
         if not text.strip():
             raise ValueError("Your answer is empty. Write a few words, then save.")
+        if len(text) > MAX_ANSWER:
+            raise ValueError(too_long_message(len(text)))
         if not self.journal.student_locked and name != self.journal.student:
             self.journal.student = name  # ValueError (too long...) changes nothing
         key = (self.journal.student, self.journal.lesson, text)
@@ -217,6 +271,9 @@ class DiscussBox(widgets.VBox):
     # -- callbacks (they never raise) -------------------------------------------------------
     def _on_save(self, _button=None) -> None:
         self._safely("save your answer", self.save)
+
+    def _on_answer(self, change) -> None:
+        self._safely("count the letters", self._count)
 
     def _on_name(self, change) -> None:
         self._safely("find your saved answer", self._load_saved)

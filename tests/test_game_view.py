@@ -149,7 +149,7 @@ def test_train_then_deploy_pays_the_deploy_tax():
 
 # -- errors are shown, never silent -------------------------------------------------------------
 def test_a_stale_button_shows_the_rule_and_changes_nothing():
-    """A double click in the browser: the button's action is no longer legal."""
+    """A click on a button another move made stale: calmly explained, not an error."""
     game = scenario("03-audit")
     view = GameView(game, seats=("human", "greedy"))
     stale = view.buttons["deploy Sensor"]
@@ -158,7 +158,21 @@ def test_a_stale_button_shows_the_rule_and_changes_nothing():
     stale.click()
     assert game.history == history
     assert "Sensor is not in your hand" in view.message.value
-    assert "⚠" in view.message.value
+    assert "⚠" not in view.message.value  # not shown as an error: nothing went wrong
+    assert "trains a card" in view.message.value  # the first click's news stays on screen
+
+
+@pytest.mark.parametrize("move", ["train Sensor", "task Neural Network", "end turn"])
+def test_a_double_click_makes_the_move_once_and_shows_no_error(move):
+    """The second click of a double click reaches the kernel after the redraw hid the button."""
+    game = scenario("03-audit")
+    view = GameView(game, seats=("human", "greedy"))
+    button = view.buttons[move]
+    button.click()
+    button.click()
+    assert game.history == (move,)
+    assert "⚠" not in view.message.value and "can't" not in view.message.value
+    assert "That move was already made." in view.message.value
 
 
 def test_a_failing_callback_shows_a_friendly_message_and_logs(monkeypatch, caplog):
@@ -549,3 +563,101 @@ def test_read_a_card_offers_only_cards_the_viewer_may_see():
     assert view.card_pick.value == "Neural Network"  # the pick survives a redraw
     hot = GameView(Game.from_scenario(SECRET), seats=("human", "human"))
     assert set(hot.card_pick.options) == {"Neural Network", "Explainability"}  # cover up: board only
+
+
+# -- the review's findings: keyboard panes, no rule numbers, board facts, names ------------------------
+def test_the_extra_panes_open_with_buttons_and_why_cant_i_is_always_shown():
+    """Accordion headers are not reached with Tab in Voila; Buttons are."""
+    view = GameView(scenario("03-audit"), seats=("human", "greedy"))
+    assert not any(isinstance(w, (widgets.Accordion, widgets.Tab)) and w is not view.tables_tab
+                   for w in tree(view))
+    assert view.explain_box in view.children and view.explain_box.layout.display != "none"
+    assert view.explain_text in tree(view.explain_box) and view.explain_button in tree(view.explain_box)
+    for key, title in (("tables", "State tables"), ("read", "Read a card"), ("replay", "Moves and replay")):
+        button = view.pane_buttons[key]
+        assert isinstance(button, widgets.Button) and button.tabbable is not False
+        assert title in button.description and "tokens-pane-toggle" in button._dom_classes
+        was = view.pane_open(key)
+        button.click()
+        assert view.pane_open(key) is (not was)
+        assert (view.panes[key].layout.display == "none") is was
+        button.click()
+        assert view.pane_open(key) is was
+    assert view.pane_open("tables") and not view.pane_open("read") and not view.pane_open("replay")
+
+
+def test_no_rule_numbers_reach_students():
+    """(R2), (R8)... are for teachers and tests; the page shows the plain words only."""
+    import re
+
+    decks = starter_decks()
+    for game in (Game.new(decks[0], decks[7], seed=1), scenario("02-train-and-pay")):
+        view = GameView(game, seats=("human", "greedy"))
+        for _ in range(10):  # the computer's setup moves, if it won the die roll
+            if view.next_button.layout.display == "none":
+                break
+            view.next_button.click()
+        for text in list(view.buttons)[:3]:
+            view.explain_text.value = text
+            view.explain_button.click()
+        state = tree_state(view)
+        assert not re.search(r"\(R\d", state), re.search(r".{60}\(R\d.{20}", state).group(0)
+        assert view.buttons  # the hints are still there, in plain words
+        for b in view.buttons.values():
+            assert not re.search(r"\bR\d+\b", b.tooltip)
+
+
+def test_the_board_shows_tokens_per_task_and_keywords():
+    view = GameView(scenario("04-highly-trusted"), seats=("human", "greedy"))
+    assert "2 Tokens · Highly Trusted" in view.board.value  # Decision Tree
+    assert "2 Tokens</span>" in view.board.value  # Neural Network: no keyword
+    legacy = GameView(scenario("04-legacy"), seats=("human", "greedy"))
+    assert legacy.board.value.count("Legacy") == 1  # Feature Vector, not Tensor
+    assert "Feature Vector</b><br>Tool<br><span class=\"tokens-card-facts\">Legacy" in legacy.board.value
+    fast = GameView(scenario("04-fast-tracked"), seats=("human", "greedy"))
+    fast.buttons["deploy Agent"].click()
+    assert "2 Tokens · Fast-Tracked" in fast.board.value
+    gan = GameView(scenario("04-adversarial"), seats=("human", "greedy"))
+    assert "2 Tokens · Adversarial" in gan.board.value
+
+
+def test_playing_now_follows_who_acts_and_the_move_count_is_shown():
+    game = model_card_game()
+    view = GameView(game, seats=("human", FirstBot()))
+    assert "0 moves so far" in view.step.value
+    view.buttons["audit Neural Network -> Explainability"].click()
+    assert game.to_act == 1 and game.active == 0  # the computer decides on Ada's turn
+    top, bottom = view.board.value.split('class="tokens-side"')[1:3]
+    assert "Computer" in top and "▶ playing now" in top
+    assert "Ada" in bottom and "playing now" not in bottom
+    assert "1 move so far" in view.step.value
+
+
+def test_the_tables_show_names_with_left_aligned_headers():
+    view = GameView(scenario("03-audit"), seats=("human", "greedy"))
+    players = view.table_widgets["players"].value
+    assert "<th>Player</th>" not in players and "<th>Name</th>" in players
+    assert "text-align: left" in players or "text-align:left" in players
+    board = view.table_widgets["board"].value
+    assert "<td>Ada</td>" in board and "<td>Computer</td>" in board  # the Owner column, by name
+
+
+def test_the_players_name_is_the_students_name_when_known(tmp_path, monkeypatch):
+    from tokens_edu.journal import Journal
+
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    journal = Journal(url=f"sqlite:///{tmp_path}/j.sqlite", student="Ana", lesson="t")
+    panel = NewGamePanel(seats=("human", "greedy"), journal=journal, seed=5)
+    panel.start_button.click()
+    assert panel.view.game.names == ("Ana", "Computer")
+    assert "Ana" in panel.view.board.value and "Player 1" not in panel.view.board.value
+    assert "reload" in panel.page_note.value  # the game lives only in this page
+
+    monkeypatch.setenv("QUERY_STRING", "student=%3Cb%3EBo%3C%2Fb%3E")
+    late = NewGamePanel(seats=("human", "human"), journal=Journal(url=f"sqlite:///{tmp_path}/j.sqlite"),
+                        seed=5)
+    late.name_boxes[0].value = ""  # e.g. the query came after the panel was made
+    late.start_button.click()
+    assert late.view.game.names[0] == "<b>Bo</b>"
+    assert "<b>Bo" not in late.view.board.value and "&lt;b&gt;Bo" in late.view.board.value
+    assert "your own name" in late.view.discuss_area.children[0].value  # hot seat hint

@@ -201,12 +201,43 @@ def test_lesson_02_deploy_tax_train_and_data_comes_back():
     assert on_board(view, 0, "Neural Network")["Can act"]
 
 
+def computer_turn(view: GameView) -> list[str]:
+    """Click Next until it is the student's move again; the computer's moves, in order."""
+    start = len(view.game.history)
+    for _ in range(50):
+        if view.game.over or view.game.to_act == 0:
+            break
+        view.next_button.click()
+    assert view.game.to_act == 0, "the computer's turn did not end"
+    return [str(a) for a in view.game.history[start:]]
+
+
 def test_lesson_03_scoring_exposes_you():
+    """Part 1: after Ada Tasks, GreedyBot Audits the sideways Classifier; without it, it can't."""
     view = play("03-task-exposes.yaml")
     view.buttons["task Classifier"].click()
-    assert view.game.tokens[0] == 8 and on_board(view, 0, "Classifier")["Sideways"]
+    assert view.game.tokens == (8, 6) and on_board(view, 0, "Classifier")["Sideways"]
     view.buttons["end turn"].click()
-    assert any(str(a) == "audit Neural Network -> Classifier" for a in view.game.legal_actions())
+    moves = computer_turn(view)
+    assert "audit Supervised Learning -> Classifier" in moves
+    assert on_board(view, 0, "Classifier") is None  # 3 Flags on TRU 2: Deprecated (R14, R15)
+    assert players(view, 0)["Discard"] >= 1 and players(view, 0)["Systems"] == 0
+    assert on_board(view, 1, "Supervised Learning")["Flags"] == 2  # 2 Flags on TRU 3: it survives
+    assert view.game.tokens == (8, 6)  # the computer audited instead of scoring
+    assert "Deprecated" in view.log_html.value
+
+    # "Try it again with Undo: this time don't Task."
+    view.undo_button.click()
+    view.undo_button.click()
+    assert view.game.history == () and view.game.tokens == (6, 6)
+    view.buttons["end turn"].click()
+    moves = computer_turn(view)
+    assert not any(m.startswith("audit") for m in moves)  # an upright System can't be Audited
+    assert "task Supervised Learning" in moves
+    classifier = on_board(view, 0, "Classifier")
+    assert classifier is not None and classifier["Flags"] == 0
+    assert on_board(view, 1, "Supervised Learning")["Flags"] == 0
+    assert view.game.tokens == (6, 8)  # this time the computer scored
 
 
 def test_lesson_03_the_seed_audit():

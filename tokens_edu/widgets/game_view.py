@@ -68,22 +68,26 @@ GROUPS = (
 )
 
 #: A short hint per action kind, used in each button's tooltip (with the action text).
+#: Students see these, so no rule numbers here (the rules R2, R3, R7-R10, R13, R14, R17, R23).
 HINTS = {
-    "order": "Decide who takes the first turn (R2).",
-    "keep": "Keep this opening hand (R3).",
-    "mulligan": "Shuffle this hand away and draw a new one of the same size, once (R3).",
-    "choose": "Make this choice for the card in play (R23).",
-    "train": "Put this card face-down in your Training Set. Once per turn (R8).",
-    "deploy": "Pay Data and put this card into play (R9, R10).",
-    "task": "Turn this System sideways and score its Tokens (R13).",
-    "audit": "Both Systems put Flags on each other, equal to their CAP (R14).",
-    "use": "Use this Tool's ability (R17).",
-    "end": "Finish your turn. Your opponent goes next (R7).",
+    "order": "Decide who takes the first turn.",
+    "keep": "Keep this opening hand.",
+    "mulligan": "Shuffle this hand away and draw a new one of the same size, once.",
+    "choose": "Make this choice for the card in play.",
+    "train": "Put this card face-down in your Training Set. Once per turn.",
+    "deploy": "Pay Data and put this card into play.",
+    "task": "Turn this System sideways and score its Tokens.",
+    "audit": "Both Systems put Flags on each other, equal to their CAP.",
+    "use": "Use this Tool's ability.",
+    "end": "Finish your turn. Your opponent goes next.",
 }
 
 # Buttons not offered now carry this class instead of tokens-action (see _draw_actions).
 _CSS = ("<style>.tokens-game .tokens-hidden { display: none !important; }"
-        " .tokens-game .widget-html-content { line-height: 1.35; }</style>")
+        " .tokens-game .widget-html-content { line-height: 1.35; }"
+        " .tokens-game table.tokens-table { border-collapse: collapse; }"
+        " .tokens-game table.tokens-table th, .tokens-game table.tokens-table td"
+        " { text-align: left !important; padding: 2px 8px; vertical-align: top; }</style>")
 
 #: Button colors per action kind (ipywidgets button styles).
 _STYLES = {"task": "success", "deploy": "success", "audit": "danger", "end": "warning"}
@@ -93,6 +97,11 @@ _FRIENDLY_ERROR = (
     "Try again, or ask your teacher."
 )
 _MAX_NAME = 30
+#: Shown near Start and under the board: the game is not saved anywhere.
+PAGE_ONLY_NOTE = ("This game lives only in this page. If you reload or close the page, "
+                  "the game starts over.")
+# A rule number like "(R2)" or "(R9, R10)": for teachers and tests, never shown to students.
+_RULE_REF = re.compile(r"\s*\((?:R\d+(?:\s*[-–,]\s*R?\d+)*)\)")
 # Choices that say nothing about hidden cards; any other "choose ..." by the opponent is masked.
 _PUBLIC_CHOICE = re.compile(r"^choose (yes|no|top|bottom|mode [ab]|\d+ flags?)$", re.IGNORECASE)
 # The same, in a log line "Bo chooses Chatbot." (the engine's log is the same for both players).
@@ -101,6 +110,11 @@ _PUBLIC_CHOICE = re.compile(r"^choose (yes|no|top|bottom|mode [ab]|\d+ flags?)$"
 def _esc(value: object) -> str:
     """``value`` as text, HTML-escaped (quotes too): every text that may come from a student."""
     return html.escape("" if value is None else str(value), quote=True)
+
+
+def _plain(text: object) -> str:
+    """``text`` without rule numbers such as "(R8)" (students read the plain words only)."""
+    return _RULE_REF.sub("", "" if text is None else str(text))
 
 
 def _short(name: object, limit: int = _MAX_NAME) -> str:
@@ -188,7 +202,7 @@ def _board_from_tables(tables: dict, viewer: int | None, game) -> str:
         row = players.get(p, {})
         name = _short(row.get("Name", names[p] if p < len(names) else f"Player {p + 1}"))
         you = " (you)" if viewer is not None and p == viewer else ""
-        active = " ▶ playing now" if p == getattr(game, "active", None) and not game.over else ""
+        active = " ▶ playing now" if p == getattr(game, "to_act", None) and not game.over else ""
         ready = _int(row.get("Data ready"))
         total = _int(row.get("Training Set"))
         parts.append(
@@ -209,12 +223,44 @@ def _board_from_tables(tables: dict, viewer: int | None, game) -> str:
     return "".join(parts)
 
 
+def _printed(card_label: object):
+    """The printed card for a board label ("Neuron #2" -> Neuron), or None if unknown.
+
+    Only printed facts (Tokens, keywords, Legacy) are read: public, like the card itself.
+    """
+    try:
+        from ..cards import load_cards
+
+        return load_cards()[re.sub(r"\s*#\d+$", "", str(card_label))]
+    except Exception:  # noqa: BLE001 (a missing fact must never break the board)
+        log.debug("No printed card for %r", card_label, exc_info=True)
+        return None
+
+
+def _card_facts(r: dict, is_system: bool) -> str:
+    """A System's Tokens per Task and keywords ("2 Tokens · Highly Trusted"); a Tool's Legacy."""
+    card = _printed(r.get("Card"))
+    if card is None:
+        return ""
+    facts = []
+    if is_system:
+        tokens = _int(getattr(card, "tokens", 0))
+        facts.append(f"{tokens} Token{'s' if tokens != 1 else ''}")
+    facts += [str(k) for k in (getattr(card, "keywords", ()) or ())]
+    if getattr(card, "legacy", False):
+        facts.append("Legacy")
+    return " · ".join(facts)
+
+
 def _card_box(r: dict) -> str:
     """One System or Tool on the board as a small box: upright (tall) or sideways (wide)."""
     sideways = _truthy(r.get("Sideways"))
     is_system = str(r.get("Type", "")) == "System"
     w, h = ("150px", "92px") if sideways else ("112px", "130px")
     lines = [f"<b>{_esc(r.get('Card'))}</b>", _esc(r.get("Type", ""))]
+    facts = _card_facts(r, is_system)
+    if facts:
+        lines.append(f'<span class="tokens-card-facts">{_esc(facts)}</span>')
     if is_system:
         flags = _int(r.get("Flags"))
         lines.append(f"CAP {_int(r.get('CAP'))} · TRU {_int(r.get('TRU'))}")
@@ -243,11 +289,23 @@ def _card_box(r: dict) -> str:
     )
 
 
-def _table_html(df, empty: str) -> str:
-    """A DataFrame as escaped HTML (``to_html(escape=True)``), or a plain sentence if empty."""
+def _table_html(df, empty: str, names: Sequence[str] = ()) -> str:
+    """A DataFrame as escaped HTML (``to_html(escape=True)``), or a plain sentence if empty.
+
+    With ``names``, the player numbers in a "Player" or "Owner" column become names (the
+    Players table, which has a Name column already, drops its numbers).
+    """
     if df is None or len(df) == 0:
         return f"<i>{_esc(empty)}</i>"
-    return df.to_html(escape=True, index=False, border=0, classes="tokens-table")
+    if names:
+        df = df.copy()
+        if "Player" in df.columns and "Name" in df.columns:
+            df = df.drop(columns=["Player"])
+        for col in ("Player", "Owner"):
+            if col in df.columns:
+                df[col] = [names[i] if isinstance(i, int) and 0 <= i < len(names) else v
+                           for i, v in ((_int(x, -1), x) for x in df[col])]
+    return df.to_html(escape=True, index=False, border=0, classes="tokens-table", justify="left")
 
 
 class GameView(widgets.VBox):
@@ -414,11 +472,13 @@ class GameView(widgets.VBox):
         self.explain_text.observe(self._guard(lambda change: self._on_explain()), names="value")
         self.explain_out = widgets.HTML()
         self.explain_out.add_class("tokens-explain-answer")
-        explain_box = widgets.VBox([
+        # Always on screen (not folded away): the box and its button are reached with Tab.
+        self.explain_box = widgets.VBox([
             widgets.HTML("<b>Why can't I?</b> Type a move, then click Explain."),
             widgets.HBox([self.explain_text, self.explain_button]),
             self.explain_out,
         ])
+        self.explain_box.add_class("tokens-explain-box")
 
         self.log_html = widgets.HTML()
         self.log_html.add_class("tokens-log")
@@ -459,15 +519,31 @@ class GameView(widgets.VBox):
         self.card_html.add_class("tokens-card-view")
         read_box = widgets.VBox([widgets.HTML("Pick a card from your hand or the board to read it."),
                                  self.card_pick, self.card_html])
-        self.more = widgets.Accordion(children=[self.tables_tab, read_box, self.replay_box, explain_box],
-                                      titles=["State tables", "Read a card", "Moves and replay", "Why can't I?"])
-        self.more.selected_index = 0
+        # Show/hide buttons instead of an Accordion: Accordion headers are not reached with Tab
+        # in Voila, buttons are. Each button opens or closes its own pane.
+        self.panes = {"tables": self.tables_tab, "read": read_box, "replay": self.replay_box}
+        self.pane_titles = {"tables": "State tables", "read": "Read a card", "replay": "Moves and replay"}
+        self.pane_buttons: dict[str, widgets.Button] = {}
+        for key, pane in self.panes.items():
+            pane.add_class(f"tokens-pane-{key}")
+            button = widgets.Button(layout=widgets.Layout(width="auto"))
+            button.add_class("tokens-pane-toggle")
+            button.add_class(f"tokens-toggle-{key}")
+            button.on_click(self._guard(functools.partial(self._on_toggle_pane, key)))
+            self.pane_buttons[key] = button
+            self._set_pane(key, key == "tables")  # the State tables start open
+        self.more = widgets.VBox([widgets.HBox(list(self.pane_buttons.values())), *self.panes.values()])
+        self.more.add_class("tokens-more")
 
         self.discuss_pick = widgets.Dropdown(description="Card", options=[], style={"description_width": "initial"})
         self.discuss_pick.observe(self._guard(self._on_discuss_pick), names="value")
         self.discuss_slot = widgets.VBox()
+        discuss_intro = "<b>Discuss</b>: a card was deployed. Read its question and write what you think."
+        if self.hot_seat:  # one screen, two students: each saves under their own name
+            discuss_intro += (" <b>Take turns:</b> type <b>your own name</b> in the name box,"
+                              " then write your answer and click Save.")
         self.discuss_area = widgets.VBox([
-            widgets.HTML("<b>Discuss</b>: a card was deployed. Read its question and write what you think."),
+            widgets.HTML(discuss_intro),
             self.discuss_pick, self.discuss_slot,
         ])
         self.discuss_area.add_class("tokens-discuss-area")
@@ -476,7 +552,20 @@ class GameView(widgets.VBox):
         controls = widgets.HBox([self.next_button, self.undo_button])
         self.children = [self.title, self.status, self.step, self.tokens_box, self.board, self.cover_box,
                          self.hand, self.actions_box, controls, self.message, self.log_html,
-                         self.discuss_area, self.more, self.tick]
+                         self.explain_box, self.discuss_area, self.more, self.tick]
+
+    def _set_pane(self, key: str, show: bool) -> None:
+        """Open or close one pane (State tables, Read a card, Moves and replay)."""
+        self.panes[key].layout.display = None if show else "none"
+        title = self.pane_titles[key]
+        button = self.pane_buttons[key]
+        button.description = f"{'▾' if show else '▸'} {title}"  # ▾ open, ▸ closed
+        button.tooltip = f"{'Hide' if show else 'Show'} {title}"
+        button.button_style = "info" if show else ""
+
+    def pane_open(self, key: str) -> bool:
+        """True when the pane ``key`` ("tables", "read" or "replay") is shown."""
+        return self.panes[key].layout.display != "none"
 
     # -- callbacks: every one catches its own errors ----------------------------------------
     def _guard(self, fn: Callable) -> Callable:
@@ -504,15 +593,33 @@ class GameView(widgets.VBox):
         return wrapped
 
     def _say(self, text: str, kind: str = "info") -> None:
-        """Show ``text`` (escaped) in the message area; ``kind`` is "info" or "error"."""
+        """Show ``text`` (escaped, rule numbers left out) in the message area; ``kind`` is
+        "info" or "error"."""
         color = "#b00020" if kind == "error" else "#1a5e20"
         icon = "⚠ " if kind == "error" else ""
-        self.message.value = f'<div style="color:{color};padding:4px 0">{icon}{_esc(text)}</div>'
+        self.message.value = f'<div style="color:{color};padding:4px 0">{icon}{_esc(_plain(text))}</div>'
+
+    def _on_toggle_pane(self, key: str, _button=None) -> None:
+        """A Show/Hide button: open or close its pane."""
+        self._set_pane(key, not self.pane_open(key))
 
     def _on_action(self, text: str, _button=None) -> None:
         """A human clicked an action button: apply it (if still legal) and redraw."""
         if self.game.over:
             self._say("The game is over. Start a new game to play again.")
+            return
+        if text not in self.buttons:
+            # A button that is no longer offered: a double click, or a click sent just before the
+            # redraw. Nothing is changed, and it is not an error: a calm note under the message.
+            log.info("GameView: ignored a click on %r (no longer offered)", text)
+            history = list(self.game.history)
+            if history and str(history[-1]) == text:
+                note = "That move was already made."
+            else:
+                note = f"'{text}' is not offered any more. " + _plain(self.game.explain(text))
+            stale = f'<div class="tokens-stale" style="color:#555">{_esc(note)}</div>'
+            if stale not in self.message.value:
+                self.message.value += stale
             return
         if self._bot_to_act():
             self._say("It's the computer's move: click Next.")
@@ -611,7 +718,7 @@ class GameView(widgets.VBox):
             answer = "Show your cards first (the button above), then ask."
         else:
             answer = self.game.explain(text)
-        self.explain_out.value = f"<b>{_esc(text)}</b>: {_esc(answer)}"
+        self.explain_out.value = f"<b>{_esc(text)}</b>: {_esc(_plain(answer))}"
 
     def _on_replay(self, delta, _button=None) -> None:
         """Replay controls: move the replay to the start, one step, or to now."""
@@ -717,9 +824,9 @@ class GameView(widgets.VBox):
         phase = getattr(g, "phase", "main")
         who = self._name(g.to_act)
         if phase == "order" or "order" in kinds:
-            return f"Getting ready: {who} won the die roll and decides who goes first (R2)."
+            return f"Getting ready: {who} won the die roll and decides who goes first."
         if phase == "mulligan" or kinds & {"keep", "mulligan"}:
-            return f"Getting ready: {who} keeps this hand or takes a new one, once (R3)."
+            return f"Getting ready: {who} keeps this hand or takes a new one, once."
         turn = _int(getattr(g, "turn", 0))
         step = f"Turn {turn}: {self._name(g.active)}'s main phase"
         if pending:
@@ -739,7 +846,10 @@ class GameView(widgets.VBox):
         if viewer is None:
             tables["hand"] = None  # the cover is up (or no human): no hand on screen
         self.status.value = f"<h3 style='margin:4px 0'>{_esc(self._status_text(viewer))}</h3>"
-        self.step.value = f"<span>{_esc(self._step_text(legal))}</span>"
+        moves = len(actions)
+        self.step.value = (f"<span>{_esc(_plain(self._step_text(legal)))}</span>"
+                           f' <span class="tokens-move-count" style="color:#555">· '
+                           f"{moves} move{'s' if moves != 1 else ''} so far</span>")
         tokens = tuple(g.tokens)
         for p in (0, 1):
             self.token_bars[p].value = min(max(_int(tokens[p]), 0), WIN_TOKENS)
@@ -766,7 +876,7 @@ class GameView(widgets.VBox):
             df = tables.get(key)
             if key == "log" and df is not None and len(df) > LOG_TABLE_ROWS:
                 df = df.tail(LOG_TABLE_ROWS)  # the newest events; game.tables() has them all
-            w.value = _table_html(df, empty[key])
+            w.value = _table_html(df, empty[key], names=(self._name(0), self._name(1)))
         self._draw_moves(viewer, actions)
         self._draw_card_pick(tables)
 
@@ -950,8 +1060,11 @@ class NewGamePanel(widgets.VBox):
                              description=f"{labels[i]} deck", style={"description_width": "initial"})
             for i in (0, 1)
         ]
+        me = self._student_name()  # the page's student (journal or ?student=), for the first human seat
+        first_human = next((i for i in (0, 1) if self.bots[i] is None), None)
         self.name_boxes = [
-            widgets.Text(value=("Computer" if self.bots[i] is not None else ""), placeholder=defaults[i],
+            widgets.Text(value=("Computer" if self.bots[i] is not None else (me if i == first_human else "")),
+                         placeholder=defaults[i],
                          description=f"{'Computer' if self.bots[i] is not None else labels[i]} name",
                          disabled=self.bots[i] is not None, style={"description_width": "initial"})
             for i in (0, 1)
@@ -964,11 +1077,29 @@ class NewGamePanel(widgets.VBox):
         self.start_button.on_click(self._on_start)
         self.note = widgets.HTML()
         self.note.add_class("tokens-message")
+        self.page_note = widgets.HTML(f'<span style="color:#555">ⓘ {_esc(PAGE_ONLY_NOTE)}</span>')
+        self.page_note.add_class("tokens-page-note")
         self.slot = widgets.VBox()
         self.view: GameView | None = None
         self._confirm = False  # Start was clicked once while a game was still going
         rows = [widgets.HBox([self.name_boxes[i], self.deck_pickers[i]]) for i in (0, 1)]
-        self.children = rows + [self.start_button, self.note, self.slot]
+        self.children = rows + [widgets.HBox([self.start_button, self.page_note]), self.note, self.slot]
+
+    def _student_name(self) -> str:
+        """The student's name if the page knows it: the journal's, else the ``?student=`` query.
+
+        Returns "" when unknown (or when reading it fails: a name is only a convenience).
+        """
+        try:
+            name = getattr(self.journal, "student", None) if self.journal is not None else None
+            if not name:
+                from ..journal import student_from_query
+
+                name = student_from_query()
+            return _short(name) if name and str(name).strip() else ""
+        except Exception:  # noqa: BLE001
+            log.debug("NewGamePanel: no student name", exc_info=True)
+            return ""
 
     def _on_start(self, _button=None) -> None:
         """Start: build a new Game from the chosen decks and names, shown in a GameView."""
@@ -981,6 +1112,11 @@ class NewGamePanel(widgets.VBox):
                                    "to leave it and begin a new one.</span>")
                 return
             self._confirm = False
+            me = self._student_name()  # read again: with a preheated kernel the query comes late
+            for i, box in enumerate(self.name_boxes):
+                if self.bots[i] is None and not box.value.strip() and me and \
+                        i == next(j for j in (0, 1) if self.bots[j] is None):
+                    box.value = me
             names = tuple(_short(box.value.strip() or box.placeholder) for box in self.name_boxes)
             if names[0] == names[1]:
                 names = (names[0], names[1] + " 2")

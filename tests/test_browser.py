@@ -193,6 +193,10 @@ def test_play_lesson_05_against_greedybot_and_save_a_discuss_answer(server):
             page.locator("button.tokens-start").click()
             page.wait_for_selector(".tokens-game .tokens-status", state="visible")
             page.evaluate(SETTLED)
+            # ?student=test names the student's seat (not "Player 1"); the move count is shown
+            assert "test (you)" in page.locator(".tokens-game .tokens-board").inner_text()
+            assert "so far" in page.locator(".tokens-game .tokens-step").inner_text()
+            assert "reload" in page.locator(".tokens-page-note").inner_text()
 
             clicks, status = 0, ""
             for clicks in range(1, MAX_CLICKS + 1):
@@ -280,5 +284,46 @@ def test_lesson_page_builds_its_widgets(server, browser, lesson, selector, count
             click_and_wait(page, page.locator("button.tokens-reveal"))
             assert page.locator("button.tokens-action").count() >= 2  # go first / go second
             assert "Your turn" in page.locator(".tokens-game .tokens-status").inner_text()
+    finally:
+        context.close()
+
+
+FOCUSED_IN = "sel => { const a = document.activeElement; return !!(a && a.closest(sel)); }"
+
+
+def tab_until(page, selector: str, presses: int = 80) -> int:
+    """Press Tab until the focused element is inside ``selector``; how many presses it took."""
+    for n in range(1, presses + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED_IN, selector):
+            return n
+    raise AssertionError(f"Tab never reached {selector} in {presses} presses")
+
+
+def test_keyboard_reaches_why_cant_i_and_the_pane_buttons(server, browser):
+    """Lesson 3 with the keyboard only: Tab from a move button reaches Explain and Read a card."""
+    context = browser.new_context()
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/03-task-and-audit.ipynb?student=test", wait_until="commit")
+        game = page.locator(".tokens-game").first
+        game.locator("button.tokens-action").first.wait_for(state="visible")
+        game.locator("button.tokens-action").first.focus()
+        tab_until(page, ".tokens-explain-text")
+        page.keyboard.type("task Classifier")
+        tab_until(page, ".tokens-explain")  # the Explain button, right after the box
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => document.querySelector('.tokens-game .tokens-explain-answer').textContent.includes('legal')")
+        answer = game.locator(".tokens-explain-answer").inner_text()
+        assert "task Classifier" in answer and "is legal now" in answer
+
+        assert not game.locator(".tokens-card-pick").is_visible()  # Read a card starts closed
+        tab_until(page, ".tokens-toggle-read")
+        page.keyboard.press("Enter")
+        game.locator(".tokens-card-pick").wait_for(state="visible")
+        assert "Read a card" in game.locator("button.tokens-toggle-read").inner_text()
     finally:
         context.close()

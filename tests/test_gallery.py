@@ -93,6 +93,46 @@ def test_search_box_filters_by_name_and_text(gallery):
     assert gallery.count_label.value == f"showing {len(gallery.shown)} of 70 cards"
 
 
+def test_search_matches_whole_words_only(gallery):
+    from tokens_edu.widgets.gallery import search_words
+
+    assert search_words("  Bias-Audit! ") == ["bias", "audit"]
+    gallery.search.value = "ai"
+    ai = {c.name for c in gallery.shown}
+    substring = {c.name for c in CARDS
+                 if "ai" in f"{c.name} {c.rules_text} {c.definition} {c.discuss}".casefold()}
+    assert ai < substring  # "said", "trained", "explain"... no longer count
+    for c in gallery.shown:
+        words = search_words(f"{c.name} {c.rules_text} {c.definition} {c.discuss} "
+                             + " ".join(c.keywords))
+        assert "ai" in words or "ais" in words
+    gallery.search.value = "trai"  # part of a word finds nothing
+    assert gallery.shown == []
+
+
+@pytest.mark.parametrize("word", ["red", "RED", "green", "white"])
+def test_a_color_name_finds_that_color(gallery, word):
+    gallery.search.value = word
+    assert gallery.shown == [c for c in CARDS if c.color == word.casefold()]
+    assert gallery.shown  # there are cards of that color
+
+
+@pytest.mark.parametrize("word", ["tool", "Tools", "system", "action"])
+def test_a_type_name_finds_that_type(gallery, word):
+    gallery.search.value = word
+    want = word.casefold().rstrip("s")
+    assert gallery.shown == [c for c in CARDS if c.type.casefold() == want]
+
+
+def test_plural_and_singular_find_each_other(gallery):
+    gallery.search.value = "network"
+    singular = {c.name for c in gallery.shown}
+    gallery.search.value = "networks"
+    assert {c.name for c in gallery.shown} == singular and "Neural Network" in singular
+    gallery.search.value = "red neural"  # words combine: red cards that say "neural"
+    assert all(c.color == "red" for c in gallery.shown)
+
+
 def test_search_combines_with_filters(gallery):
     gallery.search.value = "Flag"
     with_flag = len(gallery.shown)
@@ -128,16 +168,38 @@ def test_select_shows_the_big_card_and_learn_more(gallery):
     assert 'data-card="Neural Network"' in gallery.detail.value
     assert "font-size:4.500mm" in gallery.detail.value  # drawn bigger than the tiles
     assert gallery.detail_box.layout.display is None
-    assert gallery.grid.layout.display == "none"  # the big card takes the grid's place
+    assert gallery.grid.layout.display is None  # the grid stays: the page never shrinks
     gallery.close_button.click()
     assert gallery.selected is None and gallery.detail_box.layout.display == "none"
     assert gallery.grid.layout.display is None
+    assert list(gallery.grid.children) == gallery.tiles  # the big card left the grid
 
 
-def test_a_filter_change_brings_the_grid_back(gallery):
+def test_big_card_opens_right_under_the_chosen_card_even_far_down(gallery):
+    names = [c.name for c in CARDS]
+    last = names[-1]  # the bottom of the page
+    gallery.select(last)
+    kids = list(gallery.grid.children)
+    assert len(kids) == len(CARDS) + 1
+    at = kids.index(gallery.detail_box)
+    assert kids[at - 1] is gallery.tiles[names.index(last)]  # right after the pressed card
+    assert kids[:at] + kids[at + 1:] == gallery.tiles  # every tile kept, in order
+    assert all(t.layout.display != "none" for t in gallery.tiles)  # nothing hidden
+    assert gallery.detail_box.layout.grid_column == "1 / -1"  # a full-width row
+    assert "dense" in gallery.grid.layout.grid_auto_flow  # the pressed card's row stays full
+    # choosing another card moves the big card there; the grid still holds it once
+    gallery.select(names[3])
+    kids = list(gallery.grid.children)
+    assert kids.count(gallery.detail_box) == 1
+    assert kids[kids.index(gallery.detail_box) - 1] is gallery.tiles[3]
+    assert POOL[names[3]].learn_more in html.unescape(gallery.detail.value)
+
+
+def test_a_filter_change_closes_the_big_card(gallery):
     gallery.select("GPU")
     gallery.color_filter.value = "black"
     assert gallery.selected is None and gallery.grid.layout.display is None
+    assert gallery.detail_box not in gallery.grid.children
     assert gallery.shown == [c for c in CARDS if c.color == "black"]
 
 

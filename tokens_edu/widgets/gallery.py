@@ -5,6 +5,17 @@
 rarity and a search box, and press "Look closer" under a card to see it big with its teacher
 note (``learn_more``). It is a view only: it reads cards and holds no rules.
 
+The big card opens inside the grid, on the row right under the card that was pressed (a
+full-width grid item; the grid packs ``dense`` so the rest of that row stays filled). The grid
+stays as it is, so the page never gets shorter under the reader and the big card is where they
+were looking, even for a card far down the page (hiding the grid instead left the big card
+above the top of the window). No JavaScript: it works the same in Voila and JupyterLab.
+
+Search matches whole words (any case) in the card's name, texts and keywords, so "red" does
+not find "trained" and "ai" does not find "said"; a plural finds the singular and back
+("networks" finds "network"). A color name (green, blue, black, white, red) or a type name
+(System, Tool, Action, or its plural) matches the cards of that color or type.
+
 Each card's HTML is built once and kept; a filter change only hides or shows tiles (their
 ``layout.display``), so nothing is rebuilt and only the changed tiles reach the browser.
 """
@@ -14,6 +25,7 @@ from __future__ import annotations
 import functools
 import html
 import logging
+import re
 from collections.abc import Iterable
 
 import ipywidgets as widgets
@@ -36,15 +48,37 @@ def _card_html(card: Card, scale: float) -> str:
     return render_card(card, scale=scale)
 
 
+_WORD = re.compile(r"\w+")
+_COLOR_WORDS = frozenset(COLORS)
+_TYPE_WORDS = frozenset(("system", "tool", "action"))
+
+
+def search_words(text: str) -> list[str]:
+    """The words of a search (letters and digits; any case): ``"Bias-Audit!"`` -> bias, audit."""
+    return _WORD.findall(text.casefold())
+
+
+@functools.lru_cache(maxsize=512)
+def _card_words(card: Card) -> frozenset[str]:
+    """Every whole word of the card's name, rules text, definition, Discuss and keywords."""
+    text = " ".join([card.name, card.rules_text, card.definition, card.discuss,
+                     " ".join(card.keywords)])
+    return frozenset(search_words(text))
+
+
+def _word_matches(card: Card, word: str) -> bool:
+    if word in _COLOR_WORDS:
+        return card.color == word
+    if word in _TYPE_WORDS or (word.endswith("s") and word[:-1] in _TYPE_WORDS):
+        return card.type.casefold() == word.removesuffix("s")
+    have = _card_words(card)
+    return (word in have or word + "s" in have or word + "es" in have
+            or (len(word) > 3 and word.endswith("s") and word[:-1] in have))
+
+
 def _matches(card: Card, words: list[str]) -> bool:
-    """True when every word appears in the card's name, texts, type, color or keywords."""
-    if not words:
-        return True
-    hay = " ".join(
-        [card.name, card.type, card.color, COLOR_THEMES.get(card.color, ""), card.rules_text,
-         card.definition, card.discuss, " ".join(card.keywords)]
-    ).casefold()
-    return all(w in hay for w in words)
+    """True when every search word is a whole word of the card (see the module docs)."""
+    return all(_word_matches(card, w) for w in words)
 
 
 class CardGallery(widgets.VBox):
@@ -59,14 +93,16 @@ class CardGallery(widgets.VBox):
         color_filter, type_filter, rarity_filter: ``ipywidgets.Dropdown``; the value ``"all"``
             means no filter. Colors are ``green, blue, black, white, red, any``; types ``System,
             Tool, Action``; rarities ``C, U, R, *``.
-        search: ``ipywidgets.Text``; every word typed must appear in the card's name or texts
-            (any case).
+        search: ``ipywidgets.Text``; every word typed must be a whole word of the card's name,
+            texts or keywords (any case); a color or type name matches that color or type.
         count_label: ``ipywidgets.Label`` reading "showing N of M cards".
         grid: the ``ipywidgets.GridBox`` of card tiles (all tiles; hidden ones have
-            ``layout.display == "none"``).
-        detail: ``ipywidgets.HTML`` with the chosen card drawn big and its teacher note. While a
-            card is chosen the grid is hidden (the big card takes its place); "Back to all
-            cards" (``close_button``) or any filter change brings the grid back.
+            ``layout.display == "none"``); while a card is chosen it also holds
+            ``detail_box``, right after that card's tile.
+        tiles: the tiles in set order (the grid's children without the big card).
+        detail: ``ipywidgets.HTML`` with the chosen card drawn big and its teacher note, in
+            ``detail_box``, a full-width row of the grid under the chosen card. "Close"
+            (``close_button``) or any filter change closes it.
         selected: the chosen :class:`Card`, or None.
         message: ``ipywidgets.HTML`` where a problem is explained in plain words.
 
@@ -121,27 +157,30 @@ class CardGallery(widgets.VBox):
         self.grid = widgets.GridBox(
             list(self._tiles.values()),
             layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(250px, 1fr))",
+                                  grid_auto_flow="row dense",
                                   grid_gap="12px", justify_items="flex-start", width="100%"),
         )
         self.grid.add_class("tokens-gallery-grid")
 
         self.detail = widgets.HTML(value="")
         self.detail.add_class("tokens-gallery-detail")
-        self.close_button = widgets.Button(description="Back to all cards", icon="arrow-left",
-                                           tooltip="Close the big card and show the grid again",
+        self.close_button = widgets.Button(description="Close", icon="times",
+                                           tooltip="Close the big card",
                                            layout=widgets.Layout(width="auto"))
         self.close_button.add_class("tokens-gallery-close")
         self.close_button.on_click(self._on_close)
+        # A full-width row of the grid (grid_column 1 / -1), put after the chosen tile.
         self.detail_box = widgets.VBox([self.close_button, self.detail],
-                                       layout=widgets.Layout(display="none", border="2px solid #555", align_items="flex-start",
-                                                             padding="8px", margin="0 0 10px"))
+                                       layout=widgets.Layout(display="none", border="2px solid #555",
+                                                             align_items="flex-start", padding="8px",
+                                                             grid_column="1 / -1", width="100%"))
         self.detail_box.add_class("tokens-gallery-detail-box")
 
         filters = widgets.HBox([self.color_filter, self.type_filter, self.rarity_filter],
                                layout=widgets.Layout(flex_flow="row wrap"))
         search_row = widgets.HBox([self.search, self.reset_button, self.count_label],
                                   layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        super().__init__([filters, search_row, self.message, self.detail_box, self.grid], **kwargs)
+        super().__init__([filters, search_row, self.message, self.grid], **kwargs)
         self.add_class("tokens-gallery")
 
         self._visible: set[str] = set(self._tiles)
@@ -178,13 +217,18 @@ class CardGallery(widgets.VBox):
         return list(self._cards)
 
     @property
+    def tiles(self) -> list[widgets.VBox]:
+        """The card tiles in set order (the grid's children without the big card)."""
+        return list(self._tiles.values())
+
+    @property
     def shown(self) -> list[Card]:
         """The cards the filters and the search let through, in set order."""
         return [c for c in self._cards if c.name in self._visible]
 
     def _wanted(self) -> set[str]:
         color, ctype, rarity = self.color_filter.value, self.type_filter.value, self.rarity_filter.value
-        words = self.search.value.casefold().split()
+        words = search_words(self.search.value)
         return {
             c.name for c in self._cards
             if (color == ALL or c.color == color)
@@ -230,8 +274,12 @@ class CardGallery(widgets.VBox):
             raise KeyError(CardPool(self._cards).unknown_message(key))
         self.selected = card
         self.detail.value = self._detail_html(card)
+        # right after the chosen tile: the big card opens where the reader is looking, and the
+        # page only grows below them (the grid is never hidden, so nothing scrolls away)
+        tiles = self.tiles
+        at = tiles.index(self._tiles[card.name]) + 1
+        self.grid.children = tuple(tiles[:at] + [self.detail_box] + tiles[at:])
         self.detail_box.layout.display = None
-        self.grid.layout.display = "none"  # the big card takes the grid's place, so it is in view
         return card
 
     def clear_selection(self) -> None:
@@ -239,7 +287,8 @@ class CardGallery(widgets.VBox):
         self.selected = None
         self.detail.value = ""
         self.detail_box.layout.display = "none"
-        self.grid.layout.display = None
+        if len(self.grid.children) != len(self._tiles):
+            self.grid.children = tuple(self.tiles)
 
     def reset(self) -> None:
         """Set every filter back to "all" and empty the search box."""

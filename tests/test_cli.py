@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -202,7 +203,7 @@ def test_real_short_serve(lessons, tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons", str(lessons),
          "--port", str(port), "--pool-size", "1", "--preheat-only", "tiny",
-         "--data-dir", str(data)],
+         "--data-dir", str(data), "--refill-delay", "3000"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     kids: list[psutil.Process] = []
     try:
@@ -219,15 +220,88 @@ def test_real_short_serve(lessons, tmp_path):
         assert MARKER in page
         assert "student: ana" in page
         assert f"data: {data}" in page
+        # the warm kernel is taken and its replacement sleeps for 3000 s: the next page starts
+        # its own kernel instead of waiting for it (Voila 0.5 alone would wait the 3000 s)
+        second = _fetch(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb?student=bo", deadline)
+        assert MARKER in second and "student: bo" in second
         kids = psutil.Process(proc.pid).children(recursive=True)
     finally:
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert f"http://127.0.0.1:{port}/" in out and "Stopped." in out
-    assert "Using pre-heated kernel" in err
+    assert err.count("Using pre-heated kernel") == 1
     assert "DeprecationWarning" not in err
     assert data.is_dir()
     _, alive = psutil.wait_procs(kids, timeout=20)
     _kill(alive)
     assert not alive, f"left running: {alive}"
+
+
+class _FakeVoilaPool:
+    """The parts of Voila 0.5's preheating kernel manager that ``ready_first_pool`` changes:
+    a list of tasks per notebook, refilled after ``fill_delay`` s, taken from the front."""
+
+    fill_delay = 30.0
+
+    def __init__(self, size: int):
+        self.size = size
+        self._pools: dict = {}
+        self.started = 0
+
+    async def _start(self, delay: float):
+        await asyncio.sleep(delay)
+        self.started += 1
+        return {"kernel": self.started}
+
+    def fill_if_needed(self, delay=None, notebook_name=None, extra_kernel_env_variables={}, **kw):
+        delay = self.fill_delay if delay is None else delay
+        pool = self._pools.setdefault(notebook_name, [])
+        for _ in range(self.size - len(pool)):
+            pool.append(asyncio.get_event_loop().create_task(self._start(delay)))
+
+    def get_pool_size(self, notebook_name):
+        return len(self._pools.get(notebook_name, []))
+
+    async def get_rendered_notebook(self, notebook_name, extra_kernel_env_variables={}, **kw):
+        item = await self._pools[notebook_name].pop(0)
+        self.fill_if_needed(None, notebook_name)
+        return item
+
+
+def test_ready_first_pool_never_hands_a_page_a_sleeping_kernel():
+    async def scenario():
+        Pool = cli.ready_first_pool(_FakeVoilaPool, step=3)
+        km = Pool(2)
+        km.fill_delay = 30.0
+        km.fill_if_needed(0, "a.ipynb")  # the warm-up at start: no delay
+        assert km.get_pool_size("a.ipynb") == 2  # starting counts: a page may wait for those
+        await asyncio.sleep(0.05)
+        assert km.get_pool_size("a.ipynb") == 2
+        taken = [await km.get_rendered_notebook("a.ipynb") for _ in range(2)]
+        assert {t["kernel"] for t in taken} == {1, 2}
+        pool = km._pools["a.ipynb"]
+        assert len(pool) == 2 and not any(t.done() for t in pool)  # replacements sleeping
+        # Voila's handler sees 0 and starts the page's own kernel instead of waiting 30 s
+        assert km.get_pool_size("a.ipynb") == 0
+        # the replacements start one after another: 30 s, then 33 s
+        starts = sorted(km._starts()[t] for t in pool)
+        assert round(starts[1] - starts[0]) == 3
+        # a ready entry behind a sleeping one is the one handed out
+        km.fill_delay = 0.0
+        pool.append(asyncio.get_event_loop().create_task(km._start(0)))
+        km._starts()[pool[-1]] = 0.0
+        await asyncio.sleep(0.05)
+        assert km.get_pool_size("a.ipynb") == 1
+        got = await asyncio.wait_for(km.get_rendered_notebook("a.ipynb"), 1)
+        assert got["kernel"] == 3
+        for t in km._pools["a.ipynb"]:
+            t.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_serve_hides_the_scenarios_folder_from_the_lesson_list(tmp_path):
+    cmd = cli.voila_command(tmp_path, 9000, 0)
+    assert "--ContentsManager.hide_globs=scenarios" in cmd
+    assert "--ContentsManager.hide_globs=__pycache__" in cmd  # the usual ones stay hidden

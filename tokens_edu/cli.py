@@ -5,9 +5,18 @@ http://127.0.0.1:8866/ with a pool of warm ("preheated") kernels, so thirty stud
 page at once wait a moment instead of half a minute, and an idle-kernel culler, so pages that
 were closed (or fetched by a script) give their memory back.
 
+How the pool is used (a small change to Voila 0.5's preheat pool, see :func:`ready_first_pool`):
+Voila keeps ``pool_size`` entries per lesson, and a page takes the *first* one and waits for it
+even when that entry is a replacement still sleeping its ``fill_delay``. So once the warm
+kernels were taken, every further page waited the whole refill delay (30 s here) plus a kernel
+start. ``serve`` makes a page take a kernel that is ready, and when none is ready, start its own
+kernel at once (Voila's normal path) instead of waiting for a sleeping one. Replacements start
+one after another (``fill_delay``, then one every :data:`REFILL_STEP` seconds) so a class
+arriving together is not slowed down by thirty kernels starting at the same moment.
+
 Examples::
 
-    tokens-edu serve                         # the project's lessons/, port 8866, 4 warm kernels
+    tokens-edu serve                         # the project's lessons/, port 8866, 10 warm kernels
     tokens-edu serve --pool-size 30 --preheat-only 03-task-and-audit
     tokens-edu serve --lessons my-lessons --port 9000 --data-dir /srv/answers
 
@@ -32,19 +41,113 @@ __all__ = ["main", "build_parser", "voila_command", "DEFAULT_LESSONS", "DEFAULT_
 #: The lessons folder of a source checkout: ``<repo>/lessons`` next to the package folder.
 DEFAULT_LESSONS = Path(__file__).resolve().parent.parent / "lessons"
 DEFAULT_PORT = 8866
-DEFAULT_POOL = 4
-#: Seconds before a taken warm kernel is replaced. Voila's default is 1 s; measured with 30
-#: students opening lesson 01 at once on 2 cores, the 30 replacements starting 1 s later pushed
-#: the page time from 1.2 s to 34 s (p95). 30 s lets the class load its pages first.
-DEFAULT_REFILL_DELAY = 30
+#: Warm kernels per lesson. Each uses ~55 MiB (PSS), so 7 notebooks x 10 = 70 kernels is ~4 GiB
+#: and takes a few minutes to warm on 2 cores. For a class, give the class size and today's
+#: lesson: ``--pool-size 30 --preheat-only 03-task-and-audit``.
+DEFAULT_POOL = 10
+#: Seconds before the first replacement of a taken warm kernel starts. Voila's default is 1 s;
+#: measured with 30 students opening lesson 01 at once on 2 cores, the 30 replacements starting
+#: 1 s later pushed the page time from 1.2 s to 34 s (p95). Pages never wait for a replacement
+#: (see the module docs), and replacements start :data:`REFILL_STEP` s apart.
+DEFAULT_REFILL_DELAY = 10
+#: Seconds between two replacements of the same lesson's pool starting.
+REFILL_STEP = 3
 HOST = "127.0.0.1"
 
-#: ``python -c`` program equal to ``python -m voila`` but without one traitlets warning.
-_VOILA_MAIN_QUIET = (
-    "import sys, warnings; from voila.app import main; "
+#: Folders of the lessons folder that the lesson list at ``/`` does not show (they hold data the
+#: lessons read, not pages for students). Added to jupyter_server's usual hidden names.
+HIDDEN_IN_LIST = ["scenarios"]
+_USUAL_HIDE_GLOBS = ["__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~"]
+
+#: ``python -c`` program equal to ``python -m voila`` but without one traitlets warning and with
+#: the ready-first pool (this file is loaded by its path: the Voila server does not need to import
+#: the ``tokens_edu`` package and its card data).
+_VOILA_MAIN_READY_FIRST = (
+    "import importlib.util, sys, warnings; from voila.app import main; "
     "warnings.filterwarnings('ignore', message='--kernel_pools_config=', category=DeprecationWarning); "
-    "sys.exit(main())"
+    "spec = importlib.util.spec_from_file_location('_tokens_edu_serve', {path!r}); "
+    "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod); "
+    "mod.use_ready_first_pool(); sys.exit(main())"
 )
+
+
+def ready_first_pool(cls: type, step: float = REFILL_STEP) -> type:
+    """A subclass of Voila 0.5's preheating kernel manager ``cls`` that never makes a page wait
+    for a replacement kernel that is still sleeping.
+
+    * :meth:`get_pool_size` counts the warm kernels a page may take: ready ones, and ones already
+      starting (not those still sleeping their refill delay). Voila's handler takes a warm kernel
+      only when this is above 0, else it starts a kernel for the page at once.
+    * :meth:`get_rendered_notebook` takes a ready kernel first, else the one that began
+      starting first, never a sleeping one (Voila takes the first entry, whatever it is).
+    * :meth:`fill_if_needed` (a refill after a page took a kernel) waits ``fill_delay`` plus
+      ``step`` seconds for each replacement already waiting, so replacements start one by one.
+    """
+    import asyncio
+    import weakref
+
+    def ready(task) -> bool:
+        return task.done() and not task.cancelled() and task.exception() is None
+
+    class ReadyFirstKernelManager(cls):
+        def _starts(self) -> weakref.WeakKeyDictionary:
+            """When each pool entry begins starting its kernel (event loop time)."""
+            if "_tokens_starts" not in self.__dict__:
+                self.__dict__["_tokens_starts"] = weakref.WeakKeyDictionary()
+            return self.__dict__["_tokens_starts"]
+
+        def _takeable(self, notebook_name: str) -> list[int]:
+            """Indexes of the pool entries a page may take, best first."""
+            pool = self._pools.get(notebook_name, [])
+            now = asyncio.get_event_loop().time()
+            starts = self._starts()
+            done = [i for i, t in enumerate(pool) if ready(t)]
+            starting = sorted((starts.get(t, 0.0), i) for i, t in enumerate(pool)
+                              if not t.done() and starts.get(t, 0.0) <= now)
+            return done + [i for _, i in starting]
+
+        def get_pool_size(self, notebook_name: str) -> int:
+            return len(self._takeable(notebook_name))
+
+        async def get_rendered_notebook(self, notebook_name, extra_kernel_env_variables={},
+                                        **kwargs):
+            pool = self._pools.get(notebook_name, [])
+            best = self._takeable(notebook_name)
+            if best and best[0]:  # move it to the front, where Voila takes from
+                pool.insert(0, pool.pop(best[0]))
+            return await super().get_rendered_notebook(
+                notebook_name, extra_kernel_env_variables, **kwargs)
+
+        def fill_if_needed(self, delay=None, notebook_name=None, extra_kernel_env_variables={},
+                           **kwargs):
+            pool = self._pools.get(notebook_name, [])
+            if delay is None:
+                delay = self.fill_delay + step * sum(1 for t in pool if not t.done())
+            before = set(pool)
+            result = super().fill_if_needed(delay, notebook_name, extra_kernel_env_variables,
+                                            **kwargs)
+            start_at = asyncio.get_event_loop().time() + delay
+            starts = self._starts()
+            for task in self._pools.get(notebook_name, []):
+                if task not in before:
+                    starts[task] = start_at
+            return result
+
+    ReadyFirstKernelManager.__name__ = ReadyFirstKernelManager.__qualname__ = cls.__name__
+    return ReadyFirstKernelManager
+
+
+def use_ready_first_pool() -> None:
+    """In the Voila process: make ``voila.app`` build its preheat pool with :func:`ready_first_pool`."""
+    import voila.app
+
+    factory = voila.app.voila_kernel_manager_factory
+
+    def ready_first_factory(base_class, preheat_kernel, default_pool_size, *args, **kwargs):
+        cls = factory(base_class, preheat_kernel, default_pool_size, *args, **kwargs)
+        return ready_first_pool(cls) if preheat_kernel else cls
+
+    voila.app.voila_kernel_manager_factory = ready_first_factory
 
 
 class UsageProblem(Exception):
@@ -86,9 +189,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve the lessons with Voila (one page per student)",
         description=(
             "Serve the lessons folder with Voila at http://127.0.0.1:PORT/. Each lesson gets a "
-            "pool of warm kernels so a whole class can open it at once (each kernel uses about "
-            "75 MiB; the pool is per lesson). Kernels of pages nobody has open are stopped after "
-            "--cull-idle-timeout seconds. Press Ctrl-C to stop."
+            "pool of warm kernels so a class can open it at once: a page with a warm kernel "
+            "shows in a second or two; when none is ready, the page starts its own kernel at "
+            "once (several seconds, longer when many start together). Set --pool-size to the "
+            "class size and --preheat-only to today's lesson, e.g. --pool-size 30 "
+            "--preheat-only 03-task-and-audit (each warm kernel uses about 55 MiB and a couple "
+            "of seconds of CPU to start; the pool is per lesson, so the default 10 for 7 "
+            "notebooks is 70 kernels, about 4 GiB). Kernels of pages nobody has open are "
+            "stopped after --cull-idle-timeout seconds. Press Ctrl-C to stop."
         ),
     )
     serve.add_argument("--lessons", metavar="DIR", type=Path, default=DEFAULT_LESSONS,
@@ -100,16 +208,19 @@ def build_parser() -> argparse.ArgumentParser:
                             "0.0.0.0 lets other computers on the network open the lessons: "
                             "there is no login, so do that only on a school network you trust")
     serve.add_argument("--pool-size", type=_count(0, 500), default=DEFAULT_POOL, metavar="N",
-                       help=f"warm kernels kept ready per lesson; 0 turns warm kernels off "
-                            f"(default: {DEFAULT_POOL})")
+                       help=f"warm kernels kept ready per lesson: set it to the class size "
+                            f"(with --preheat-only for today's lesson); 0 turns warm kernels "
+                            f"off (default: {DEFAULT_POOL})")
     serve.add_argument("--preheat-only", action="append", default=[], metavar="LESSON",
                        help="keep warm kernels only for this lesson (a notebook name, .ipynb "
                             "optional); repeat for more. Other lessons start a kernel per page.")
     serve.add_argument("--refill-delay", type=_count(0, 3600), default=DEFAULT_REFILL_DELAY,
                        metavar="SECONDS",
                        help="wait this long after a warm kernel is taken before starting its "
-                            "replacement, so a class arriving together is not slowed down by "
-                            f"new kernels starting (default: {DEFAULT_REFILL_DELAY})")
+                            f"replacement (then one more every {REFILL_STEP} s), so a class "
+                            "arriving together is not slowed down by new kernels starting; "
+                            "no page ever waits for a replacement "
+                            f"(default: {DEFAULT_REFILL_DELAY})")
     serve.add_argument("--cull-idle-timeout", type=_count(0, 7 * 24 * 3600), default=600,
                        metavar="SECONDS",
                        help="stop a kernel whose page is closed and that has been idle this "
@@ -141,8 +252,8 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         host: the address to listen on (default 127.0.0.1).
 
     Returns:
-        list[str]: ``[sys.executable, "-m", "voila", ...]`` (``-c <voila main>`` with
-        ``preheat_only``, to hide a traitlets warning).
+        list[str]: ``[sys.executable, "-m", "voila", ...]`` without a pool, else
+        ``[sys.executable, "-c", <voila main with the ready-first pool>, ...]``.
     """
     cmd = [
         sys.executable, "-m", "voila", str(lessons),
@@ -163,6 +274,9 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         # (it only waits when the outputs are late).
         "--VoilaExecutor.iopub_timeout=30",
     ]
+    # The lesson list at / shows the lessons only, not the scenarios folder. A list trait is
+    # given one item per option on the command line (a "[...]" value would be one string).
+    cmd += [f"--ContentsManager.hide_globs={g}" for g in _USUAL_HIDE_GLOBS + HIDDEN_IN_LIST]
     if pool_size > 0:
         cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}",
                 f"--VoilaKernelManager.fill_delay={refill_delay}"]
@@ -170,10 +284,11 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
             pools = {"default": {"pool_size": 0}}
             pools.update({name: {"pool_size": pool_size} for name in preheat_only})
             cmd.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
-            # traitlets warns that a {...} dict on the command line is old style, but it is the
-            # only way to give nested values there. Importing Voila resets the warning filters
-            # (so ``-W`` cannot help): run Voila's own ``main`` after adding the filter.
-            cmd[1:3] = ["-c", _VOILA_MAIN_QUIET]
+        # traitlets warns that a {...} dict on the command line is old style, but it is the
+        # only way to give nested values there. Importing Voila resets the warning filters
+        # (so ``-W`` cannot help): run Voila's own ``main`` after adding the filter, and after
+        # switching on the ready-first pool.
+        cmd[1:3] = ["-c", _VOILA_MAIN_READY_FIRST.format(path=str(Path(__file__).resolve()))]
     return cmd
 
 

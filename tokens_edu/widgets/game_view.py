@@ -462,7 +462,7 @@ class GameView(widgets.VBox):
         self.actions_box.add_class("tokens-actions")
 
         self.explain_text = widgets.Text(placeholder="e.g. task Neural Network",
-                                         description="Why can't I…", continuous_update=False,
+                                         description="Move:", continuous_update=False,
                                          style={"description_width": "initial"})
         self.explain_text.add_class("tokens-explain-text")
         self.explain_button = widgets.Button(description="Explain", tooltip="Explain whether this move is allowed now")
@@ -1077,7 +1077,7 @@ class NewGamePanel(widgets.VBox):
         self.start_button.on_click(self._on_start)
         self.note = widgets.HTML()
         self.note.add_class("tokens-message")
-        self.page_note = widgets.HTML(f'<span style="color:#555">ⓘ {_esc(PAGE_ONLY_NOTE)}</span>')
+        self.page_note = widgets.HTML(f'<span style="color:#555">{_esc(PAGE_ONLY_NOTE)}</span>')
         self.page_note.add_class("tokens-page-note")
         self.slot = widgets.VBox()
         self.view: GameView | None = None

@@ -14,10 +14,16 @@ process under the server, prints everything, and stops the server.
 
 Targets: p95 <= 3 s per page, PSS <= 90 MiB per kernel. Exit code 1 when one is missed.
 
+``--all-lessons`` serves like a plain ``tokens-edu serve`` (a pool for every lesson, not only the
+chosen one; the pool size is serve's default unless ``--pool-size`` is given); ``--no-wait`` opens
+the pages as soon as the server answers, while the pools are still warming (a class that arrives
+right after the teacher starts the server); ``--cli FILE`` runs another copy of ``cli.py`` (to
+compare with an older version: ``git show REV:tokens_edu/cli.py > /tmp/old_cli.py``).
+
 Usage::
 
     .venv/bin/python benchmarks/class_load.py [--students 30] [--lesson 01-read-a-card]
-        [--lessons DIR] [--browser]
+        [--lessons DIR] [--browser] [--all-lessons] [--no-wait] [--cli FILE]
 
 Default lesson: the first ``.ipynb`` in ``lessons/``; with none, a tiny one-widget notebook in a
 temporary folder. Needs Linux (``/proc``).
@@ -26,6 +32,7 @@ temporary folder. Needs Linux (``/proc``).
 from __future__ import annotations
 
 import argparse
+import re
 import signal
 import socket
 import statistics
@@ -91,14 +98,17 @@ def pss_mib(pid: int) -> float | None:
 class Server:
     """``tokens-edu serve`` in a child process; its stderr is collected line by line."""
 
-    def __init__(self, lessons: Path, lesson: str, pool: int, port: int, data: Path,
-                 refill_delay: int | None = None):
+    def __init__(self, lessons: Path, lesson: str, pool: int | None, port: int, data: Path,
+                 refill_delay: int | None = None, all_lessons: bool = False,
+                 cli: Path | None = None):
         self.port = port
         self.lines: list[str] = []
+        program = ["-m", "tokens_edu.cli"] if cli is None else [str(cli)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons", str(lessons),
-             "--port", str(port), "--pool-size", str(pool), "--preheat-only", lesson,
-             "--data-dir", str(data)]
+            [sys.executable, *program, "serve", "--lessons", str(lessons),
+             "--port", str(port), "--data-dir", str(data)]
+            + ([] if pool is None else ["--pool-size", str(pool)])
+            + ([] if all_lessons else ["--preheat-only", lesson])
             + ([] if refill_delay is None else ["--refill-delay", str(refill_delay)]),
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         threading.Thread(target=self._read, daemon=True).start()
@@ -107,8 +117,22 @@ class Server:
         for line in self.proc.stderr:
             self.lines.append(line.rstrip())
 
-    def wait_warm(self, lesson: str, pool: int, timeout: float) -> float:
-        """Wait until ``pool`` kernels exist and the server and kernels have stopped using CPU.
+    def wait_answering(self, timeout: float) -> float:
+        """Wait until the server answers on its port; seconds waited."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            if self.proc.poll() is not None:
+                raise SystemExit("The server stopped:\n" + "\n".join(self.lines[-20:]))
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return time.monotonic() - t0
+            except OSError:
+                time.sleep(0.3)
+        raise SystemExit(f"The server did not answer after {timeout:.0f} s.")
+
+    def wait_warm(self, lesson: str, pool: int, timeout: float, lessons: int = 1) -> float:
+        """Wait until ``pool`` kernels exist for each of ``lessons`` lessons and the server and
+        kernels have stopped using CPU.
 
         Returns:
             float: seconds waited.
@@ -118,7 +142,8 @@ class Server:
         while time.monotonic() - t0 < timeout:
             if self.proc.poll() is not None:
                 raise SystemExit("The server stopped:\n" + "\n".join(self.lines[-20:]))
-            if any(want in line for line in self.lines) and len(kernels_of(self.proc.pid)) >= pool:
+            if (any(want in line for line in self.lines)
+                    and len(kernels_of(self.proc.pid)) >= pool * lessons):
                 break
             time.sleep(0.5)
         else:
@@ -229,10 +254,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refill-delay", type=int, default=None,
                     help="seconds before a taken warm kernel is replaced (default: serve's)")
     ap.add_argument("--browser", action="store_true", help="use real Chromium pages")
+    ap.add_argument("--all-lessons", action="store_true",
+                    help="a pool for every lesson, as a plain 'tokens-edu serve' (pool size: "
+                         "serve's default unless --pool-size is given)")
+    ap.add_argument("--no-wait", action="store_true",
+                    help="open the pages as soon as the server answers (pools still warming)")
+    ap.add_argument("--cli", type=Path, default=None,
+                    help="run this cli.py instead of tokens_edu.cli (compare versions)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds to wait for the pool")
     args = ap.parse_args(argv)
     n = args.students
-    pool = args.pool_size if args.pool_size is not None else n
+    if args.all_lessons and args.pool_size is None:
+        from tokens_edu.cli import DEFAULT_POOL
+
+        pool = DEFAULT_POOL if args.cli is None else int(re.search(
+            r"^DEFAULT_POOL = (\d+)", args.cli.read_text(), re.M).group(1))
+        pool_arg = None
+    else:
+        pool = pool_arg = args.pool_size if args.pool_size is not None else n
 
     with tempfile.TemporaryDirectory(prefix="tokens-class-load-") as tmp:
         lessons = args.lessons.resolve() if args.lessons.is_dir() else None
@@ -246,11 +285,20 @@ def main(argv: list[str] | None = None) -> int:
             print(f"No lesson {lesson!r} in {lessons}. The lessons are: {', '.join(names)}.")
             return 2
         port = free_port()
-        print(f"Lesson {lesson} from {lessons}; {n} students; pool {pool}; port {port}")
-        server = Server(lessons, lesson, pool, port, Path(tmp) / "data", args.refill_delay)
+        print(f"Lesson {lesson} from {lessons}; {n} students; pool {pool}"
+              f"{' for every lesson' if args.all_lessons else ''}; port {port}"
+              f"{'; cli ' + str(args.cli) if args.cli else ''}")
+        server = Server(lessons, lesson, pool_arg, port, Path(tmp) / "data", args.refill_delay,
+                        args.all_lessons, args.cli)
         try:
-            warm = server.wait_warm(lesson, pool, args.timeout)
-            print(f"Pool warm after {warm:.1f} s ({len(kernels_of(server.proc.pid))} kernels)")
+            if args.no_wait:
+                up = server.wait_answering(args.timeout)
+                print(f"Server answering after {up:.1f} s; opening the pages now "
+                      f"({len(kernels_of(server.proc.pid))} kernels so far)")
+            else:
+                warm = server.wait_warm(lesson, pool, args.timeout,
+                                        len(names) if args.all_lessons else 1)
+                print(f"Pool warm after {warm:.1f} s ({len(kernels_of(server.proc.pid))} kernels)")
             url = f"http://127.0.0.1:{port}/voila/render/{urllib.parse.quote(lesson)}"
             opener = open_pages_browser if args.browser else open_pages_http
             results = opener(url, n, 120)
@@ -262,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.stop()
 
+    print("Each page (s): " + ", ".join(f"{t:.1f}" if ok else "failed" for t, ok in results))
     times = sorted(t for t, ok in results if ok)
     failed = sum(1 for _, ok in results if not ok)
     kernel_pss = [v for v in pss.values() if v is not None]

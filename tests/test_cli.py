@@ -240,28 +240,26 @@ def test_real_short_serve(lessons, tmp_path):
 
 class _FakeVoilaPool:
     """The parts of Voila 0.5's preheating kernel manager that ``ready_first_pool`` changes:
-    a list of tasks per notebook, refilled after ``fill_delay`` s, taken from the front."""
+    a list of tasks per notebook, each ``wait_before(delay, start)``, taken from the front."""
 
     fill_delay = 30.0
+    wait_before = None  # the schedule's, set by the test (Voila's module function in real use)
 
     def __init__(self, size: int):
-        self.size = size
+        self.kernel_pools_config = {"default": {"pool_size": size}}
         self._pools: dict = {}
-        self.started = 0
+        self.started: list[str] = []
 
-    async def _start(self, delay: float):
-        await asyncio.sleep(delay)
-        self.started += 1
-        return {"kernel": self.started}
+    async def _start(self, name):
+        self.started.append(name)
+        return {"kernel": len(self.started), "notebook": name}
 
     def fill_if_needed(self, delay=None, notebook_name=None, extra_kernel_env_variables={}, **kw):
         delay = self.fill_delay if delay is None else delay
         pool = self._pools.setdefault(notebook_name, [])
-        for _ in range(self.size - len(pool)):
-            pool.append(asyncio.get_event_loop().create_task(self._start(delay)))
-
-    def get_pool_size(self, notebook_name):
-        return len(self._pools.get(notebook_name, []))
+        for _ in range(self.kernel_pools_config["default"]["pool_size"] - len(pool)):
+            coro = type(self).wait_before(delay, self._start(notebook_name))
+            pool.append(asyncio.get_event_loop().create_task(coro))
 
     async def get_rendered_notebook(self, notebook_name, extra_kernel_env_variables={}, **kw):
         item = await self._pools[notebook_name].pop(0)
@@ -269,34 +267,41 @@ class _FakeVoilaPool:
         return item
 
 
-def test_ready_first_pool_never_hands_a_page_a_sleeping_kernel():
+def test_ready_first_pool_never_hands_a_page_a_kernel_that_has_not_started():
     async def scenario():
-        Pool = cli.ready_first_pool(_FakeVoilaPool, step=3)
+        schedule = cli._StartSchedule(step=0.2, lessons=2)
+        _FakeVoilaPool.wait_before = staticmethod(schedule.wait_before)
+        Pool = cli.ready_first_pool(_FakeVoilaPool, schedule)
         km = Pool(2)
-        km.fill_delay = 30.0
-        km.fill_if_needed(0, "a.ipynb")  # the warm-up at start: no delay
-        assert km.get_pool_size("a.ipynb") == 2  # starting counts: a page may wait for those
-        await asyncio.sleep(0.05)
+        km.fill_if_needed(0, "a.ipynb")  # the server starts: two lessons take turns
+        km.fill_if_needed(0, "b.ipynb")
+        starts = {nb: sorted(km._starts()[t] for t in km._pools[nb]) for nb in ("a.ipynb", "b.ipynb")}
+        t0 = starts["a.ipynb"][0]
+        assert [round(t - t0, 3) for t in starts["a.ipynb"] + starts["b.ipynb"]] == [0, 0.4, 0.2, 0.6]
+        assert km.get_pool_size("a.ipynb") == 1  # only the first has begun: a page may take it
+        assert km.get_pool_size("b.ipynb") == 0  # not started yet: a page starts its own kernel
+        await asyncio.sleep(0.75)
+        assert km.started == ["a.ipynb", "b.ipynb", "a.ipynb", "b.ipynb"]  # one at a time, in turn
         assert km.get_pool_size("a.ipynb") == 2
+        km.fill_delay = 30.0
         taken = [await km.get_rendered_notebook("a.ipynb") for _ in range(2)]
-        assert {t["kernel"] for t in taken} == {1, 2}
+        assert [t["kernel"] for t in taken] == [1, 3]
         pool = km._pools["a.ipynb"]
-        assert len(pool) == 2 and not any(t.done() for t in pool)  # replacements sleeping
+        assert len(pool) == 2 and not any(t.done() for t in pool)  # replacements waiting
         # Voila's handler sees 0 and starts the page's own kernel instead of waiting 30 s
         assert km.get_pool_size("a.ipynb") == 0
-        # the replacements start one after another: 30 s, then 33 s
-        starts = sorted(km._starts()[t] for t in pool)
-        assert round(starts[1] - starts[0]) == 3
-        # a ready entry behind a sleeping one is the one handed out
+        later = sorted(km._starts()[t] for t in pool)
+        assert round(later[1] - later[0], 3) == 0.2  # the replacements start one by one
+        # a ready entry behind a waiting one is the one handed out
         km.fill_delay = 0.0
-        pool.append(asyncio.get_event_loop().create_task(km._start(0)))
-        km._starts()[pool[-1]] = 0.0
+        km._pools["a.ipynb"].append(asyncio.get_event_loop().create_task(km._start("x")))
         await asyncio.sleep(0.05)
         assert km.get_pool_size("a.ipynb") == 1
         got = await asyncio.wait_for(km.get_rendered_notebook("a.ipynb"), 1)
-        assert got["kernel"] == 3
-        for t in km._pools["a.ipynb"]:
-            t.cancel()
+        assert got["notebook"] == "x"
+        for tasks in km._pools.values():
+            for t in tasks:
+                t.cancel()
 
     asyncio.run(scenario())
 

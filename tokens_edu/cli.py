@@ -10,9 +10,12 @@ Voila keeps ``pool_size`` entries per lesson, and a page takes the *first* one a
 even when that entry is a replacement still sleeping its ``fill_delay``. So once the warm
 kernels were taken, every further page waited the whole refill delay (30 s here) plus a kernel
 start. ``serve`` makes a page take a kernel that is ready, and when none is ready, start its own
-kernel at once (Voila's normal path) instead of waiting for a sleeping one. Replacements start
-one after another (``fill_delay``, then one every :data:`REFILL_STEP` seconds) so a class
-arriving together is not slowed down by thirty kernels starting at the same moment.
+kernel at once (Voila's normal path) instead of waiting for a sleeping one.
+
+Warm kernels also start one at a time, :data:`START_STEP` seconds apart, both when the server
+starts (taking turns between the lessons) and when the pool refills (``fill_delay`` after a page
+took one). Voila starts them all at the same moment: measured on 2 cores, a page opened while
+60 warm kernels were starting took 68 s; started one by one, the CPU has room for the pages.
 
 Examples::
 
@@ -48,10 +51,11 @@ DEFAULT_POOL = 10
 #: Seconds before the first replacement of a taken warm kernel starts. Voila's default is 1 s;
 #: measured with 30 students opening lesson 01 at once on 2 cores, the 30 replacements starting
 #: 1 s later pushed the page time from 1.2 s to 34 s (p95). Pages never wait for a replacement
-#: (see the module docs), and replacements start :data:`REFILL_STEP` s apart.
+#: (see the module docs), and replacements start :data:`START_STEP` s apart.
 DEFAULT_REFILL_DELAY = 10
-#: Seconds between two replacements of the same lesson's pool starting.
-REFILL_STEP = 3
+#: Seconds between two warm kernels starting (any lesson). A kernel takes about 2-3 s of CPU
+#: to start and run a lesson on these 2-core machines, so this keeps up without piling up.
+START_STEP = 3
 HOST = "127.0.0.1"
 
 #: Folders of the lessons folder that the lesson list at ``/`` does not show (they hold data the
@@ -67,24 +71,78 @@ _VOILA_MAIN_READY_FIRST = (
     "warnings.filterwarnings('ignore', message='--kernel_pools_config=', category=DeprecationWarning); "
     "spec = importlib.util.spec_from_file_location('_tokens_edu_serve', {path!r}); "
     "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod); "
-    "mod.use_ready_first_pool(); sys.exit(main())"
+    "mod.use_ready_first_pool({step!r}, {lessons!r}); sys.exit(main())"
 )
 
 
-def ready_first_pool(cls: type, step: float = REFILL_STEP) -> type:
+class _StartSchedule:
+    """When each warm kernel may start (event loop time): one every ``step`` seconds.
+
+    ``voila.voila_kernel_manager.wait_before`` is replaced by :meth:`wait_before`, which takes
+    the next planned time from :attr:`planned` (set by ``fill_if_needed`` just before Voila
+    makes its tasks) and sleeps until then.
+    """
+
+    def __init__(self, step: float, lessons: int):
+        self.step = step
+        self.lessons = max(1, lessons)
+        self.next_free = 0.0
+        self.first_fills = 0  # lessons whose pools were filled at start (they take turns)
+        self.planned: list[float] = []
+
+    def plan(self, now: float, delay: float, count: int, at_start: bool) -> list[float]:
+        """Start times for ``count`` new warm kernels of one lesson."""
+        if at_start:  # the server starts: each lesson gets one kernel per round
+            turn = self.first_fills
+            self.first_fills += 1
+            times = [now + delay + (k * self.lessons + turn) * self.step for k in range(count)]
+        else:
+            times = []
+            for _ in range(count):
+                at = max(now + delay, self.next_free)
+                times.append(at)
+                self.next_free = at + self.step
+        if times:
+            self.next_free = max(self.next_free, max(times) + self.step)
+        return times
+
+    def wait_before(self, delay: float, aw):
+        """Voila's ``wait_before(delay, aw)``, sleeping until the planned time when there is one."""
+        import asyncio
+
+        at = self.planned.pop(0) if self.planned else None
+
+        async def later():
+            loop = asyncio.get_running_loop()
+            try:
+                await asyncio.sleep(delay if at is None else max(0.0, at - loop.time()))
+            except asyncio.CancelledError:  # stopped while waiting: the kernel never starts
+                if hasattr(aw, "close"):
+                    aw.close()
+                raise
+            return await aw
+
+        return later()
+
+
+def ready_first_pool(cls: type, schedule: _StartSchedule | None = None) -> type:
     """A subclass of Voila 0.5's preheating kernel manager ``cls`` that never makes a page wait
-    for a replacement kernel that is still sleeping.
+    for a warm kernel that has not started yet.
 
     * :meth:`get_pool_size` counts the warm kernels a page may take: ready ones, and ones already
-      starting (not those still sleeping their refill delay). Voila's handler takes a warm kernel
-      only when this is above 0, else it starts a kernel for the page at once.
+      starting (not those still waiting for their start time). Voila's handler takes a warm
+      kernel only when this is above 0, else it starts a kernel for the page at once.
     * :meth:`get_rendered_notebook` takes a ready kernel first, else the one that began
-      starting first, never a sleeping one (Voila takes the first entry, whatever it is).
-    * :meth:`fill_if_needed` (a refill after a page took a kernel) waits ``fill_delay`` plus
-      ``step`` seconds for each replacement already waiting, so replacements start one by one.
+      starting first, never a waiting one (Voila takes the first entry, whatever it is).
+    * :meth:`fill_if_needed` plans when each new warm kernel starts (see :class:`_StartSchedule`;
+      the schedule's ``wait_before`` must be the one Voila calls, as :func:`use_ready_first_pool`
+      arranges).
     """
     import asyncio
     import weakref
+
+    if schedule is None:
+        schedule = _StartSchedule(START_STEP, 1)
 
     def ready(task) -> bool:
         return task.done() and not task.cancelled() and task.exception() is None
@@ -118,34 +176,50 @@ def ready_first_pool(cls: type, step: float = REFILL_STEP) -> type:
             return await super().get_rendered_notebook(
                 notebook_name, extra_kernel_env_variables, **kwargs)
 
+        def _wanted_size(self, notebook_name) -> int:
+            config = self.kernel_pools_config
+            default = config.get("default", {})
+            return config.get(notebook_name, default).get("pool_size",
+                                                          default.get("pool_size", 1))
+
         def fill_if_needed(self, delay=None, notebook_name=None, extra_kernel_env_variables={},
                            **kwargs):
             pool = self._pools.get(notebook_name, [])
-            if delay is None:
-                delay = self.fill_delay + step * sum(1 for t in pool if not t.done())
+            at_start = delay is not None  # Voila passes 0 at start, None for a refill
+            delay = self.fill_delay if delay is None else delay
+            now = asyncio.get_event_loop().time()
+            missing = max(0, self._wanted_size(notebook_name) - len(pool))
+            times = schedule.plan(now, delay, missing, at_start)
+            schedule.planned = list(times)
             before = set(pool)
-            result = super().fill_if_needed(delay, notebook_name, extra_kernel_env_variables,
-                                            **kwargs)
-            start_at = asyncio.get_event_loop().time() + delay
+            try:
+                result = super().fill_if_needed(delay, notebook_name,
+                                                extra_kernel_env_variables, **kwargs)
+            finally:
+                schedule.planned = []
             starts = self._starts()
-            for task in self._pools.get(notebook_name, []):
-                if task not in before:
-                    starts[task] = start_at
+            new = [t for t in self._pools.get(notebook_name, []) if t not in before]
+            for task, at in zip(new, times):
+                starts[task] = at
             return result
 
     ReadyFirstKernelManager.__name__ = ReadyFirstKernelManager.__qualname__ = cls.__name__
     return ReadyFirstKernelManager
 
 
-def use_ready_first_pool() -> None:
-    """In the Voila process: make ``voila.app`` build its preheat pool with :func:`ready_first_pool`."""
+def use_ready_first_pool(step: float = START_STEP, lessons: int = 1) -> None:
+    """In the Voila process: make ``voila.app`` build its preheat pool with
+    :func:`ready_first_pool`, warm kernels starting ``step`` s apart (``lessons`` take turns)."""
     import voila.app
+    import voila.voila_kernel_manager
 
+    schedule = _StartSchedule(step, lessons)
+    voila.voila_kernel_manager.wait_before = schedule.wait_before
     factory = voila.app.voila_kernel_manager_factory
 
     def ready_first_factory(base_class, preheat_kernel, default_pool_size, *args, **kwargs):
         cls = factory(base_class, preheat_kernel, default_pool_size, *args, **kwargs)
-        return ready_first_pool(cls) if preheat_kernel else cls
+        return ready_first_pool(cls, schedule) if preheat_kernel else cls
 
     voila.app.voila_kernel_manager_factory = ready_first_factory
 
@@ -217,7 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--refill-delay", type=_count(0, 3600), default=DEFAULT_REFILL_DELAY,
                        metavar="SECONDS",
                        help="wait this long after a warm kernel is taken before starting its "
-                            f"replacement (then one more every {REFILL_STEP} s), so a class "
+                            f"replacement (then one more every {START_STEP} s), so a class "
                             "arriving together is not slowed down by new kernels starting; "
                             "no page ever waits for a replacement "
                             f"(default: {DEFAULT_REFILL_DELAY})")
@@ -288,7 +362,10 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         # only way to give nested values there. Importing Voila resets the warning filters
         # (so ``-W`` cannot help): run Voila's own ``main`` after adding the filter, and after
         # switching on the ready-first pool.
-        cmd[1:3] = ["-c", _VOILA_MAIN_READY_FIRST.format(path=str(Path(__file__).resolve()))]
+        pooled = (len(preheat_only) if preheat_only
+                  else len(_lesson_names(lessons)) if lessons.is_dir() else 1)
+        cmd[1:3] = ["-c", _VOILA_MAIN_READY_FIRST.format(
+            path=str(Path(__file__).resolve()), step=float(START_STEP), lessons=max(1, pooled))]
     return cmd
 
 

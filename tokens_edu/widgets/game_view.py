@@ -23,7 +23,15 @@ Stable CSS classes for tests and teachers' stylesheets: ``tokens-game`` (the who
 bot's move), ``tokens-undo``, ``tokens-reveal`` (hot seat: show my cards), ``tokens-explain``,
 ``tokens-log``, ``tokens-tables``, ``tokens-replay``, ``tokens-discuss-area``, ``tokens-hand``,
 ``tokens-card-pick`` (Read a card), ``tokens-tick`` (hidden: counts finished callbacks, so a
-browser test can wait for a click's redraw), ``tokens-start`` (NewGamePanel).
+browser test can wait for a click's redraw), ``tokens-start`` (NewGamePanel),
+``tokens-explain-box`` (Why can't I?, always shown), ``tokens-pane-toggle`` and
+``tokens-toggle-tables`` / ``-read`` / ``-replay`` (the buttons that show or hide the State
+tables, Read a card, and Moves and replay: buttons, so the keyboard reaches them with Tab),
+``tokens-step`` with ``tokens-move-count``, ``tokens-card-facts`` (a board card's Tokens and
+keywords), ``tokens-stale`` (the calm note for a click on a button no longer offered),
+``tokens-page-note`` (NewGamePanel: the game lives only in this page).
+
+Student-facing text carries no rule numbers ("(R8)"): those are for teachers and tests.
 
 Example::
 

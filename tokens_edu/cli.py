@@ -44,8 +44,8 @@ __all__ = ["main", "build_parser", "voila_command", "DEFAULT_LESSONS", "DEFAULT_
 #: The lessons folder of a source checkout: ``<repo>/lessons`` next to the package folder.
 DEFAULT_LESSONS = Path(__file__).resolve().parent.parent / "lessons"
 DEFAULT_PORT = 8866
-#: Warm kernels per lesson. Each uses ~55 MiB (PSS), so 7 notebooks x 10 = 70 kernels is ~4 GiB
-#: and takes a few minutes to warm on 2 cores. For a class, give the class size and today's
+#: Warm kernels per lesson. Each uses ~55 MiB (PSS), so 6 lessons x 10 = 60 kernels is ~3.3 GiB
+#: and takes about 3 minutes to warm on 2 cores (one every START_STEP s). For a class, give the class size and today's
 #: lesson: ``--pool-size 30 --preheat-only 03-task-and-audit``.
 DEFAULT_POOL = 10
 #: Seconds before the first replacement of a taken warm kernel starts. Voila's default is 1 s;
@@ -264,12 +264,14 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Serve the lessons folder with Voila at http://127.0.0.1:PORT/. Each lesson gets a "
             "pool of warm kernels so a class can open it at once: a page with a warm kernel "
-            "shows in a second or two; when none is ready, the page starts its own kernel at "
+            "shows in a few seconds; when none is ready, the page starts its own kernel at "
             "once (several seconds, longer when many start together). Set --pool-size to the "
             "class size and --preheat-only to today's lesson, e.g. --pool-size 30 "
             "--preheat-only 03-task-and-audit (each warm kernel uses about 55 MiB and a couple "
-            "of seconds of CPU to start; the pool is per lesson, so the default 10 for 7 "
-            "notebooks is 70 kernels, about 4 GiB). Kernels of pages nobody has open are "
+            "of seconds of CPU to start; warm kernels start one every 3 s, so 30 are ready "
+            "after about 90 s. The pool is per lesson: the default 10 for six lessons is 60 "
+            "kernels, about 3.3 GiB, ready about 3 minutes after the start). Kernels of pages "
+            "nobody has open are "
             "stopped after --cull-idle-timeout seconds. Press Ctrl-C to stop."
         ),
     )

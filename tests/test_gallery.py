@@ -185,7 +185,7 @@ def test_big_card_opens_right_under_the_chosen_card_even_far_down(gallery):
     assert kids[at - 1] is gallery.tiles[names.index(last)]  # right after the pressed card
     assert kids[:at] + kids[at + 1:] == gallery.tiles  # every tile kept, in order
     assert all(t.layout.display != "none" for t in gallery.tiles)  # nothing hidden
-    assert gallery.detail_box.layout.grid_column == "1 / -1"  # a full-width row
+    assert gallery.detail_box.layout.grid_area == "auto / 1 / auto / -1"  # a full-width row
     assert "dense" in gallery.grid.layout.grid_auto_flow  # the pressed card's row stays full
     # choosing another card moves the big card there; the grid still holds it once
     gallery.select(names[3])

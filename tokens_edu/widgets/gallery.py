@@ -169,11 +169,13 @@ class CardGallery(widgets.VBox):
                                            layout=widgets.Layout(width="auto"))
         self.close_button.add_class("tokens-gallery-close")
         self.close_button.on_click(self._on_close)
-        # A full-width row of the grid (grid_column 1 / -1), put after the chosen tile.
+        # A full-width row of the grid, put after the chosen tile. grid_area "auto / 1 / auto / -1"
+        # is grid-column 1 / -1: ipywidgets 8 does not pass grid_column itself to the page
+        # (jupyter-widgets/ipywidgets#2334), but it does pass grid_area.
         self.detail_box = widgets.VBox([self.close_button, self.detail],
                                        layout=widgets.Layout(display="none", border="2px solid #555",
                                                              align_items="flex-start", padding="8px",
-                                                             grid_column="1 / -1", width="100%"))
+                                                             grid_area="auto / 1 / auto / -1", width="100%"))
         self.detail_box.add_class("tokens-gallery-detail-box")
 
         filters = widgets.HBox([self.color_filter, self.type_filter, self.rarity_filter],

@@ -257,7 +257,8 @@ class _FakeVoilaPool:
     def fill_if_needed(self, delay=None, notebook_name=None, extra_kernel_env_variables={}, **kw):
         delay = self.fill_delay if delay is None else delay
         pool = self._pools.setdefault(notebook_name, [])
-        for _ in range(self.kernel_pools_config["default"]["pool_size"] - len(pool)):
+        config = self.kernel_pools_config
+        for _ in range(config.get(notebook_name, config["default"])["pool_size"] - len(pool)):
             coro = type(self).wait_before(delay, self._start(notebook_name))
             pool.append(asyncio.get_event_loop().create_task(coro))
 
@@ -273,8 +274,11 @@ def test_ready_first_pool_never_hands_a_page_a_kernel_that_has_not_started():
         _FakeVoilaPool.wait_before = staticmethod(schedule.wait_before)
         Pool = cli.ready_first_pool(_FakeVoilaPool, schedule)
         km = Pool(2)
+        km.kernel_pools_config = {"default": {"pool_size": 2}, "off.ipynb": {"pool_size": 0}}
+        km.fill_if_needed(0, "off.ipynb")  # a lesson without warm kernels takes no turn
         km.fill_if_needed(0, "a.ipynb")  # the server starts: two lessons take turns
         km.fill_if_needed(0, "b.ipynb")
+        assert km._pools["off.ipynb"] == []
         starts = {nb: sorted(km._starts()[t] for t in km._pools[nb]) for nb in ("a.ipynb", "b.ipynb")}
         t0 = starts["a.ipynb"][0]
         assert [round(t - t0, 3) for t in starts["a.ipynb"] + starts["b.ipynb"]] == [0, 0.4, 0.2, 0.6]

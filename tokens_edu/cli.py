@@ -92,11 +92,11 @@ class _StartSchedule:
 
     def plan(self, now: float, delay: float, count: int, at_start: bool) -> list[float]:
         """Start times for ``count`` new warm kernels of one lesson."""
-        if at_start:  # the server starts: each lesson gets one kernel per round
+        if at_start and count:  # the server starts: each pooled lesson gets one kernel a round
             turn = self.first_fills
             self.first_fills += 1
             times = [now + delay + (k * self.lessons + turn) * self.step for k in range(count)]
-        else:
+        else:  # a refill (or a lesson without a pool): after every start already planned
             times = []
             for _ in range(count):
                 at = max(now + delay, self.next_free)

@@ -29,6 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LESSONS = ROOT / "lessons"
 SCENARIOS = LESSONS / "scenarios"
 NOTEBOOKS = sorted(LESSONS.glob("*.ipynb")) + sorted((ROOT / "notebooks").glob("*.ipynb"))
+START_PAGE = LESSONS / "00-start-here.ipynb"  # the list of lessons a student opens first
+LESSON_PAGES = sorted(p for p in LESSONS.glob("*.ipynb") if p != START_PAGE)
 REQUIRED_LESSONS = [
     "01-read-a-card", "02-training-set-and-data", "03-task-and-audit", "04-keywords",
     "05-play-the-computer", "06-hot-seat",
@@ -96,7 +98,7 @@ def test_notebook_is_stored_without_outputs(path):
             assert cell.get("execution_count") is None, f"{path.name} has an execution count"
 
 
-@pytest.mark.parametrize("path", sorted(LESSONS.glob("*.ipynb")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", LESSON_PAGES, ids=lambda p: p.name)
 def test_lesson_has_no_game_logic_and_ends_with_discuss(path):
     nb = load(path)
     cells = code_cells(nb)
@@ -134,7 +136,7 @@ def test_every_scenario_a_lesson_names_exists():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_code_runs(path):
     shown = run_notebook(path)
-    if path.parent == LESSONS:
+    if path in LESSON_PAGES:
         assert isinstance(shown[-1], DiscussBox)
         assert shown[-1].journal.lesson == path.stem
 
@@ -290,7 +292,7 @@ def test_lesson_04_big_data():
 
 def test_lesson_widgets_have_no_code_only_text():
     """Voila hides code; every lesson's markdown explains what to click, in plain words."""
-    for path in LESSONS.glob("*.ipynb"):
+    for path in LESSON_PAGES:
         prose = " ".join("".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "markdown")
         assert "Save" in prose and len(prose.split()) > 120, path.name
         longest = max(len(s.split()) for s in re.split(r"[.!?]\s", prose))
@@ -307,3 +309,14 @@ def test_lesson_prose_has_no_rule_numbers_and_warns_about_reloading():
             assert "reload or close the page, the game starts over" in prose, path.name
     hot = " ".join("".join(c["source"]) for c in load(LESSONS / "06-hot-seat.ipynb")["cells"])
     assert "your own name" in hot and "Your name" in hot
+
+
+def test_start_page_links_every_lesson_and_keeps_the_students_name(monkeypatch):
+    monkeypatch.setenv("QUERY_STRING", "student=Ana%20B")
+    monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
+    html = run_notebook(START_PAGE)[-1].data
+    assert "Hello, Ana B!" in html
+    for page in LESSON_PAGES:
+        assert f'href="{page.name}?student=Ana%20B"' in html, page.name
+    monkeypatch.setenv("QUERY_STRING", "student=<b>x</b>")
+    assert "&lt;b&gt;x&lt;/b&gt;" in run_notebook(START_PAGE)[-1].data

@@ -19,7 +19,7 @@ took one). Voila starts them all at the same moment: measured on 2 cores, a page
 
 Examples::
 
-    tokens-edu serve                         # the project's lessons/, port 8866, 10 warm kernels
+    tokens-edu serve                         # the project's lessons/, port 8866, 4 warm kernels per page
     tokens-edu serve --pool-size 30 --preheat-only 03-task-and-audit
     tokens-edu serve --lessons my-lessons --port 9000 --data-dir /srv/answers
 
@@ -44,10 +44,13 @@ __all__ = ["main", "build_parser", "voila_command", "DEFAULT_LESSONS", "DEFAULT_
 #: The lessons folder of a source checkout: ``<repo>/lessons`` next to the package folder.
 DEFAULT_LESSONS = Path(__file__).resolve().parent.parent / "lessons"
 DEFAULT_PORT = 8866
-#: Warm kernels per lesson. Each uses ~55 MiB (PSS), so 6 lessons x 10 = 60 kernels is ~3.3 GiB
-#: and takes about 3 minutes to warm on 2 cores (one every START_STEP s). For a class, give the class size and today's
-#: lesson: ``--pool-size 30 --preheat-only 03-task-and-audit``.
-DEFAULT_POOL = 10
+#: The lessons' first page: a list of the lessons that keeps the student's ``?student=`` name.
+START_PAGE = "00-start-here.ipynb"
+#: Warm kernels per page. Each uses ~55 MiB (PSS), so 7 pages x 4 = 28 kernels is ~1.5 GiB
+#: and takes about a minute and a half to warm on 2 cores (one every START_STEP s): light enough
+#: for a teacher's laptop. For a class, give the class size and today's lesson:
+#: ``--pool-size 30 --preheat-only 03-task-and-audit``.
+DEFAULT_POOL = 4
 #: Seconds before the first replacement of a taken warm kernel starts. Voila's default is 1 s;
 #: measured with 30 students opening lesson 01 at once on 2 cores, the 30 replacements starting
 #: 1 s later pushed the page time from 1.2 s to 34 s (p95). Pages never wait for a replacement
@@ -463,9 +466,12 @@ def _serve(args: argparse.Namespace) -> int:
                or "the per-user data folder")
     if "://" in answers:  # a database URL may hold a password: show only its kind
         answers = answers.split("://", 1)[0] + " database"
+    start = lessons / START_PAGE
+    begin = (f"Students start at {url.rstrip('/')}/voila/render/{START_PAGE}?student=THEIR-NAME\n"
+             if start.is_file() else "")
     print(f"Serving {len(names)} lesson(s) from {lessons}\n"
           f"Warm kernels: {warm}. Answers are saved in {answers}.\n"
-          f"Open {url} in a browser. Press Ctrl-C to stop.", flush=True)
+          f"Open {url} in a browser. {begin}Press Ctrl-C to stop.", flush=True)
     if shown != args.host:
         print("Other computers open the same address with this computer's network address "
               f"instead of {HOST}.", flush=True)

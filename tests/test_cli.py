@@ -154,6 +154,16 @@ def _fetch(url: str, deadline: float) -> str:
     raise AssertionError(f"no page from {url}: {last}")
 
 
+def _wait_for_a_kernel(proc: subprocess.Popen, deadline: float) -> None:
+    """Wait until the serve process ``proc`` has started a kernel (or fail if it exits)."""
+    while time.monotonic() < deadline:
+        kids = psutil.Process(proc.pid).children(recursive=True)
+        if any("ipykernel" in " ".join(k.cmdline()) for k in kids if k.is_running()):
+            return
+        assert proc.poll() is None, proc.communicate(timeout=5)
+        time.sleep(0.3)
+
+
 def _serve_and_stop(lessons, stop_signal) -> tuple[int, str, str, list]:
     """Start serve on a free port, wait until it answers, stop it with ``stop_signal``."""
     port = _free_port()
@@ -164,12 +174,7 @@ def _serve_and_stop(lessons, stop_signal) -> tuple[int, str, str, list]:
     kids: list[psutil.Process] = []
     try:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            kids = psutil.Process(proc.pid).children(recursive=True)
-            if any("ipykernel" in " ".join(k.cmdline()) for k in kids if k.is_running()):
-                break
-            assert proc.poll() is None, proc.communicate(timeout=5)
-            time.sleep(0.3)
+        _wait_for_a_kernel(proc, deadline)
         assert MARKER in _fetch(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb", deadline)
         kids = psutil.Process(proc.pid).children(recursive=True)
     finally:
@@ -208,13 +213,7 @@ def test_real_short_serve(lessons, tmp_path):
     kids: list[psutil.Process] = []
     try:
         deadline = time.monotonic() + 120
-        # wait for the warm kernel, so the page below is served from the pool (preheat path)
-        while time.monotonic() < deadline:
-            kids = psutil.Process(proc.pid).children(recursive=True)
-            if any("ipykernel" in " ".join(k.cmdline()) for k in kids if k.is_running()):
-                break
-            assert proc.poll() is None, proc.communicate(timeout=5)
-            time.sleep(0.3)
+        _wait_for_a_kernel(proc, deadline)  # so the page below is served from the pool (preheat path)
         time.sleep(3)  # let it finish pre-rendering up to the query wait
         page = _fetch(f"http://127.0.0.1:{port}/voila/render/tiny.ipynb?student=ana", deadline)
         assert MARKER in page

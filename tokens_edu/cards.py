@@ -1,7 +1,7 @@
 """Cards as data: the frozen :class:`Card` and the :class:`CardPool` read from ``cards/``.
 
 The Alpha Set lives in ``cards/alpha-set.yaml`` at the project's root. This module only reads
-and checks that data; what each card *does* lives in :mod:`tokens_edu.effects`. A new vanilla
+and checks that data; what each card *does* lives in :mod:`tokens_edu.engine.effects`. A new vanilla
 System (no rules text) needs only a new record in the YAML file.
 """
 
@@ -17,7 +17,7 @@ import yaml
 
 from .errors import CardDataError
 
-__all__ = ["Card", "CardPool", "UnknownCard", "load_cards", "COLORS", "CARD_TYPES", "RARITIES", "DEFAULT_CARDS_PATH"]
+__all__ = ["Card", "CardPool", "UnknownCard", "load_cards", "plain_text", "fold_name", "COLORS", "CARD_TYPES", "RARITIES", "DEFAULT_CARDS_PATH"]
 
 #: The five colors of the Alpha Set, in print order; ``any`` fits every deck and is no color (R1).
 COLORS = ("green", "blue", "black", "white", "red")
@@ -36,6 +36,30 @@ RARITIES = ("C", "U", "R", "*")
 KEYWORDS = ("Fast-Tracked", "Highly Trusted", "Adversarial", "Big Data", "Attention")
 
 DEFAULT_CARDS_PATH = Path(__file__).resolve().parent.parent / "cards" / "alpha-set.yaml"
+
+# What tablets, phones and word processors type instead of plain ASCII: curly quotes and
+# apostrophes, dashes, no-break spaces. Card names and action texts are read through this.
+_TYPOGRAPHIC = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u02bc": "'", "\u2032": "'", "\u00b4": "'",
+    "`": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+    "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": "",
+})
+_STRAY = " \t\r\n.,;:!?\"'()[]{}*_"
+
+
+def plain_text(text: str) -> str:
+    """``text`` with typographic quotes, apostrophes, dashes and odd spaces made plain ASCII,
+    runs of spaces made one, and stray punctuation and quotes trimmed from both ends.
+
+    ``plain_text("“AI Isn’t  Magic.”") == "AI Isn't Magic"``
+    """
+    return " ".join(text.translate(_TYPOGRAPHIC).split()).strip(_STRAY)
+
+
+def fold_name(text: str) -> str:
+    """A typed card name folded for matching: :func:`plain_text`, then case-folded."""
+    return plain_text(text).casefold()
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +222,7 @@ class CardPool(Mapping):
                 raise CardDataError(f"Two cards are named {card.name!r}; names must be unique.")
             self._cards[card.name] = card
             self._folded[key] = card
+            self._folded.setdefault(fold_name(card.name), card)
 
     def __getitem__(self, name: str) -> Card:
         card = self.get_card(name)
@@ -206,12 +231,14 @@ class CardPool(Mapping):
         return card
 
     def get_card(self, name: object) -> Card | None:
-        """The Card called ``name`` (case and outer spaces ignored), or None."""
+        """The Card called ``name``, or None. Case, extra spaces, curly quotes and apostrophes
+        (``AI Isn’t Magic``, as tablets type it) and stray punctuation around it are ignored."""
         if isinstance(name, Card):
             return self._cards.get(name.name)
         if not isinstance(name, str):
             return None
-        return self._folded.get(" ".join(name.split()).casefold())
+        card = self._folded.get(" ".join(name.split()).casefold())
+        return card if card is not None else self._folded.get(fold_name(name))
 
     def suggest(self, name: object, n: int = 3) -> list[str]:
         """Up to ``n`` real card names closest to ``name`` (for "did you mean" messages)."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy as _copy
 import json
 import os
+from array import array
 from collections.abc import Mapping, Sequence
 
 from . import engine
@@ -71,9 +72,10 @@ class Game:
         g._names = names
         g._title = title
         g._origin = origin
-        g._history = []  # (move, player, trail mark, events mark) per action applied
+        g._history = array("q")  # per action applied: move, player, trail mark, events mark (flat)
         g._texts = []  # each action's text, or None until somebody asks (see _history_texts)
         g._log = []  # LogEvents made so far from state.events (a prefix, extended on demand)
+        g._views = None  # the two live PlayerViews, made when first asked for
         g._forget()
         state.trail.clear()  # nothing before the start can be undone
         return g
@@ -123,7 +125,7 @@ class Game:
         for x, p in enumerate(owners):
             s.deck[p].append(x)
         engine.setup_new(s)
-        return cls._wrap(s, names, {"decks": [decks[0].names(), decks[1].names()]})
+        return cls._wrap(s, names, {"decks": decks})
 
     @classmethod
     def from_scenario(cls, scenario) -> "Game":
@@ -282,7 +284,7 @@ class Game:
         to a student only through a view that hides what they may not see.
         """
         texts = self._history_texts()
-        return tuple((h[1], t) for h, t in zip(self._history, texts))
+        return tuple(zip(self._history[1::4], texts))
 
     def card_of(self, card_id: int) -> Card:
         """The Card of card instance ``card_id`` (the engine's numbering, used in int moves)."""
@@ -385,7 +387,9 @@ class Game:
         Raises:
             IllegalAction: ``move`` is not legal now (the game is unchanged).
         """
-        moves = self._moves if self._moves is not None else self.legal_moves()
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = engine.legal_moves(self._s)
         if move not in moves:
             self._index_of_move(move)
         self._push(move, None)
@@ -393,17 +397,17 @@ class Game:
 
     def _push(self, move: int, text: str | None) -> None:
         s = self._s
-        player = s.decision.player if s.decision is not None else s.active
+        d = s.decision
         mark, emark = len(s.trail), len(s.events)
-        self._history.append((move, player, mark, emark))
+        self._history.extend((move, d.player if d is not None else s.active, mark, emark))
         self._texts.append(text)
-        self._forget()
+        self._moves = self._actions = self._by_text = None
         try:
             engine.play(s, move)
         except BaseException:  # a bug must never leave a half-changed game behind
             s.undo_to(mark)
             del s.events[emark:]
-            del self._history[-1]
+            del self._history[-4:]
             del self._texts[-1]
             raise
 
@@ -415,7 +419,9 @@ class Game:
         """
         if not self._history:
             raise _fail("There is nothing to undo: this is the start of the game.", "undo")
-        move, _player, mark, emark = self._history.pop()
+        h = self._history
+        move, mark, emark = h[-4], h[-2], h[-1]
+        del h[-4:]
         self._texts.pop()
         s = self._s
         s.undo_to(mark)
@@ -462,6 +468,7 @@ class Game:
         g._history = self._history[:]
         g._texts = self._texts[:]
         g._log = self._log[:]
+        g._views = None
         g._forget()
         return g
 
@@ -479,7 +486,7 @@ class Game:
             first = texts.index(None)
             s = self._s.copy()
             for i in range(len(texts) - 1, first - 1, -1):
-                move, _player, mark, _emark = self._history[i]
+                move, mark = self._history[4 * i], self._history[4 * i + 2]
                 s.undo_to(mark)
                 if texts[i] is None:
                     texts[i] = str(action_of(s, move))
@@ -495,7 +502,11 @@ class Game:
         nothing in the game.
         """
         rec = {"format": RECORD_FORMAT, "version": RECORD_VERSION}
-        rec.update(_copy.deepcopy(self._origin))
+        origin = self._origin
+        if "decks" in origin:
+            rec["decks"] = [deck.names() for deck in origin["decks"]]
+        else:
+            rec.update(_copy.deepcopy(origin))
         rec.update({"seed": self._s.seed, "names": list(self._names), "turn_limit": self._s.turn_limit,
                     "actions": list(self._history_texts())})
         return rec
@@ -532,7 +543,12 @@ class Game:
         Raises:
             ValueError: player is not 0 or 1.
         """
-        return PlayerView(self._s, _check_player(player))
+        views = self._views
+        if views is None:
+            views = self._views = (PlayerView(self._s, 0), PlayerView(self._s, 1))
+        if type(player) is int and 0 <= player <= 1:  # the usual case, without the checks below
+            return views[player]
+        return views[_check_player(player)]
 
     def tables(self, player: int | None = None) -> dict:
         """The position as pandas DataFrames, as ``player`` may see it (default: the player to

@@ -1,5 +1,5 @@
 """The rulings as predicates: each rule is written once, here, and read by both the move
-generator (:mod:`~tokens_edu.engine.play`) and the explanations (:mod:`tokens_edu.explain`).
+generator (:mod:`~tokens_edu.engine.flow`) and the explanations (:mod:`tokens_edu.explain`).
 
 A predicate returns ``None`` when the rule allows the thing, or a *reason*: a tuple whose first
 item is a short code (``"sideways"``, ``"new"``, ``"cost"``...) followed by the card ids and
@@ -186,15 +186,17 @@ def big_data_problem(s: State, x: int, payer: int):
     return None
 
 
-def pay_problem(s: State, p: int, x: int, payer: int = -1):
+def pay_problem(s: State, p: int, x: int, payer: int = -1, data: int | None = None):
     """R9-R11: can player p pay for card x now, in Data (``payer`` -1) or with Big Data?
 
-    Reasons: ``("cost", cost, data)``, those of :func:`big_data_problem`, and
+    ``data``: p's ready Data if already counted (:func:`data_ready`). Reasons:
+    ``("cost", cost, data)``, those of :func:`big_data_problem`, and
     ``("payer-cannot-act", payer, reason)`` (R11: the payer must be able to act, R12).
     """
     if payer < 0:
         cost = deploy_cost(s, p, x)
-        data = s.ts_ex[p].count(False)
+        if data is None:
+            data = s.ts_ex[p].count(False)
         return ("cost", cost, data) if cost > data else None
     why = big_data_problem(s, x, payer)
     if why is not None:

@@ -19,10 +19,10 @@ A game's cards are numbered 0..n-1 (*card ids*; player 0's cards first). The sta
 
 Every change goes through :meth:`State.set`, :meth:`~State.assign`, :meth:`~State.put`,
 :meth:`~State.take`, :meth:`~State.pop`, :meth:`~State.insert`, :meth:`~State.rewrite` or
-:meth:`~State.shuffle`. Each appends to ``trail`` a small tuple saying how to take it back, so
+:meth:`~State.shuffle`. Each appends to ``trail`` the few numbers that take it back, so
 :meth:`undo_to` rewinds any number of moves without ever copying the whole position (as
-python-chess's ``push``/``pop``). Trail entries name lists by number, never by object, so a
-:meth:`copy` shares them.
+python-chess's ``push``/``pop``). The trail names lists by number, never by object, and holds
+only numbers, names and tuples, so a :meth:`copy` can share its entries.
 """
 
 from __future__ import annotations
@@ -87,12 +87,13 @@ class State:
                  "turn", "active", "first", "phase", "decision", "doom", "over", "winner", "shuffles",
                  "extra_trains", "extra_trains_turn", "events", "trail", "lists")
 
-    def __init__(self, cards: list, owners: list, effects: list, keyword_bits: list, seed: int,
+    def __init__(self, cards: list, owners: list, effects: list, keyword_bits: list, name_ids: list, seed: int,
                  turn_limit: int | None = None):
         """An empty table for these card instances (all in no zone yet).
 
         Args:
-            cards, owners, effects, keyword_bits: one entry per card id (Card, 0/1, Effect, int).
+            cards, owners, effects, keyword_bits, name_ids: one entry per card id (Card, 0/1,
+                Effect, int, int equal for equal names).
             seed: the game's seed (every shuffle and die roll comes from it).
             turn_limit: end the game as a draw after this many turns (R25), or None.
         """
@@ -101,8 +102,7 @@ class State:
         self.owner = tuple(owners)
         self.effect = tuple(effects)
         self.kw = tuple(keyword_bits)
-        ids: dict[str, int] = {}
-        self.name_id = tuple(ids.setdefault(c.name, len(ids)) for c in cards)
+        self.name_id = tuple(name_ids)
         self.seed = seed
         self.turn_limit = turn_limit
         for name, default in zip(PER_CARD, _DEFAULTS):
@@ -126,28 +126,31 @@ class State:
         self.lists = lists
 
     # -- writes (each records its inverse) -------------------------------------------------------
+    # The trail is one flat list: each write appends its numbers, then its kind last, so undo
+    # pops the kind first and knows how many numbers to take back (flat: half the memory of
+    # a tuple per write).
     def set(self, which: int, i: int, value) -> None:
         """``lists[which][i] = value`` (a per-card or per-player value)."""
         lst = self.lists[which]
-        self.trail.append((_SET, which, i, lst[i]))
+        self.trail.extend((which, i, lst[i], _SET))
         lst[i] = value
 
     def assign(self, name: str, value) -> None:
         """Set one of the table's values (``turn``, ``decision``...)."""
-        self.trail.append((_ASSIGN, name, getattr(self, name)))
+        self.trail.extend((name, getattr(self, name), _ASSIGN))
         setattr(self, name, value)
 
     def put(self, zone: int, x: int) -> None:
         """Add card ``x`` at the end of zone ``zone`` (the top, for a deck)."""
         self.lists[zone].append(x)
-        self.trail.append((_PUT, zone))
+        self.trail.extend((zone, _PUT))
 
     def take(self, zone: int, x: int) -> None:
         """Remove card ``x`` from zone ``zone`` (it must be there)."""
         lst = self.lists[zone]
         i = lst.index(x)
         del lst[i]
-        self.trail.append((_TAKE, zone, i, x))
+        self.trail.extend((zone, i, x, _TAKE))
 
     def pop(self, zone: int, i: int = -1):
         """Remove and return the item at index ``i`` of ``zone`` (default: the last, a deck's top)."""
@@ -155,25 +158,33 @@ class State:
         if i < 0:
             i += len(lst)
         x = lst.pop(i)
-        self.trail.append((_TAKE, zone, i, x))
+        self.trail.extend((zone, i, x, _TAKE))
         return x
 
     def insert(self, zone: int, i: int, x) -> None:
         """Insert ``x`` at index ``i`` of ``zone`` (0 is a deck's bottom)."""
         self.lists[zone].insert(i, x)
-        self.trail.append((_INSERT, zone, i))
+        self.trail.extend((zone, i, _INSERT))
 
     def rewrite(self, zone: int, items) -> None:
         """Replace the whole content of ``zone`` with ``items``."""
         lst = self.lists[zone]
-        self.trail.append((_REWRITE, zone, tuple(lst)))
+        self.trail.extend((zone, tuple(lst), _REWRITE))
         lst[:] = items
 
     def shuffle(self, zone: int) -> None:
         """Shuffle ``zone`` with the game's next random generator (see :meth:`rng`)."""
         lst = self.lists[zone]
-        self.trail.append((_REWRITE, zone, tuple(lst)))
-        self.rng().shuffle(lst)
+        self.trail.extend((zone, tuple(lst), _REWRITE))
+        # random.shuffle's own steps, written out so a game's set-up costs less (the same
+        # generator calls in the same order give the same order of cards).
+        getrandbits = self.rng().getrandbits
+        for i in range(len(lst) - 1, 0, -1):
+            k = (i + 1).bit_length()
+            j = getrandbits(k)
+            while j > i:
+                j = getrandbits(k)
+            lst[i], lst[j] = lst[j], lst[i]
 
     def rng(self) -> random.Random:
         """A fresh generator for the next random event: only the seed and a counter decide it."""
@@ -183,21 +194,26 @@ class State:
     def undo_to(self, mark: int) -> None:
         """Take back every write made since ``len(trail)`` was ``mark``."""
         trail, lists = self.trail, self.lists
+        pop = trail.pop
         while len(trail) > mark:
-            e = trail.pop()
-            op = e[0]
+            op = pop()
             if op == _SET:
-                lists[e[1]][e[2]] = e[3]
-            elif op == _ASSIGN:
-                setattr(self, e[1], e[2])
-            elif op == _PUT:
-                lists[e[1]].pop()
+                old, i = pop(), pop()
+                lists[pop()][i] = old
             elif op == _TAKE:
-                lists[e[1]].insert(e[2], e[3])
+                x, i = pop(), pop()
+                lists[pop()].insert(i, x)
+            elif op == _PUT:
+                lists[pop()].pop()
+            elif op == _ASSIGN:
+                old = pop()
+                setattr(self, pop(), old)
             elif op == _INSERT:
-                del lists[e[1]][e[2]]
+                i = pop()
+                del lists[pop()][i]
             else:
-                lists[e[1]][:] = e[2]
+                saved = pop()
+                lists[pop()][:] = saved
 
     def clear_card(self, x: int) -> None:
         """Reset card ``x``'s per-card values as it leaves play (recorded)."""

@@ -1,7 +1,7 @@
 """The verbs: every way the rules and the cards change a game, each recorded for undo.
 
 This is the small interface card effects use (:mod:`~tokens_edu.engine.effects`); the
-turn's structure (:mod:`~tokens_edu.engine.play`) uses it too. Every verb takes the
+turn's structure (:mod:`~tokens_edu.engine.flow`) uses it too. Every verb takes the
 :class:`~tokens_edu.engine.state.State` first, writes through its recorded writes, and notes
 what happened as an event (:mod:`~tokens_edu.engine.events`).
 

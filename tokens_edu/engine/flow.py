@@ -21,7 +21,7 @@ from . import verbs as v
 from .moves import AUDIT, CHOOSE, DEPLOY, END, TASK, TRAIN, USE
 from .rules import (ADVERSARIAL, act_problem, copy_number, audit_target_problem, big_data_problem, cap, deploy_cost,
                     deploy_target_kind, first_of_each_name, has_keyword, pay_problem, targets, task_bar_problem,
-                    train_count_problem, trainable_problem, trust_problem, use_problem)
+                    train_count_problem, trust_problem, use_problem)
 from .state import (DECK, DISCARD, ENTERED, EXERTED, FLAGS, HAND, MODEL_CARD, MULLIGAN, ORDER, RESOLVING,
                     SYSTEMS, TOOLS, TRAINED, TRAINED_TURN, TS, TS_EX, Decision, State)
 
@@ -92,14 +92,14 @@ def start_turn(s: State) -> None:
                 s.set(EXERTED, x, False)
     if True in s.ts_ex[p]:
         s.rewrite(TS_EX + p, [False] * len(s.ts[p]))
-    v.say(s, ev.TURN, p)
+    s.events.append((ev.TURN, s.turn, p))
     if s.turn > 1:
         v.draw(s, p, 1)
     s.assign("phase", "main")
 
 
 def _end_turn(s: State) -> None:
-    v.say(s, ev.END, s.active)
+    s.events.append((ev.END, s.turn, s.active))
     if s.turn_limit is not None and s.turn >= s.turn_limit:
         v.end_game(s, None)
         v.say(s, ev.TURN_LIMIT, None, s.turn_limit)
@@ -124,40 +124,62 @@ def legal_moves(s: State) -> list[int]:
         return [CHOOSE | (i + 1) << 4 for i in range(len(d.options))]
     p = s.active
     out = []
+    append = out.append
+    card = s.card
     hand = first_of_each_name(s, s.hand[p])
-    actors = [x for x in s.systems[p] if act_problem(s, p, x) is None]
-    # R7, R8 Train
-    if train_count_problem(s, p) is None:
-        out.extend(TRAIN | (x + 1) << 4 for x in hand if trainable_problem(s, x) is None)
+    systems = s.systems[p]
+    actors = [x for x in systems if act_problem(s, p, x) is None] if systems else systems
+    # R7, R8 Train (a card with a diamond, once per turn)
+    if hand and train_count_problem(s, p) is None:
+        for x in hand:
+            if card[x].trainable:
+                append(TRAIN | (x + 1) << 4)
     # R9-R11, R17, R18 Deploy
+    data = s.ts_ex[p].count(False)
     for x in hand:
-        pay = [0] if pay_problem(s, p, x) is None else []
-        if s.card[x].big_data is not None:
-            pay += [(y + 1) << 28 for y in actors if big_data_problem(s, x, y) is None]
-        if not pay:
-            continue
+        c = card[x]
+        ok = pay_problem(s, p, x, data=data) is None
+        if c.big_data is None:
+            if not ok:
+                continue
+            pay = (0,)
+        else:
+            pay = [0] if ok else []
+            for y in actors:
+                if big_data_problem(s, x, y) is None:
+                    pay.append((y + 1) << 28)
+            if not pay:
+                continue
         base = DEPLOY | (x + 1) << 4
         kind = deploy_target_kind(s, x)
         if kind is None:
-            out.extend(base | m for m in pay)
+            for m in pay:
+                append(base | m)
         else:
             for t in targets(s, p, kind, from_action=True):
-                out.extend(base | (t + 1) << 16 | m for m in pay)
+                for m in pay:
+                    append(base | (t + 1) << 16 | m)
     # R12-R14, R19 Task and Audit
     if actors:
-        out.extend(TASK | (x + 1) << 4 for x in actors if task_bar_problem(s, p, x) is None)
-        opp = [t for t in s.systems[1 - p] if audit_target_problem(s, p, t) is None]
         for x in actors:
-            out.extend(AUDIT | (x + 1) << 4 | (t + 1) << 16 for t in opp if trust_problem(s, x, t) is None)
+            if task_bar_problem(s, p, x) is None:
+                append(TASK | (x + 1) << 4)
+        opp = [t for t in s.systems[1 - p] if audit_target_problem(s, p, t) is None]
+        if opp:
+            for x in actors:
+                for t in opp:
+                    if trust_problem(s, x, t) is None:
+                        append(AUDIT | (x + 1) << 4 | (t + 1) << 16)
     # R17 Use
     for x in s.tools[p]:
         if use_problem(s, p, x) is not None:
             continue
         kind = s.effect[x].target
         if kind is None:
-            out.append(USE | (x + 1) << 4)
+            append(USE | (x + 1) << 4)
         else:
-            out.extend(USE | (x + 1) << 4 | (t + 1) << 16 for t in targets(s, p, kind, from_action=False))
+            for t in targets(s, p, kind, from_action=False):
+                append(USE | (x + 1) << 4 | (t + 1) << 16)
     out.append(END)
     return out
 
@@ -180,13 +202,13 @@ def play(s: State, move: int) -> None:
             s.set(TRAINED, p, 0)
             s.set(TRAINED_TURN, p, s.turn)
         s.set(TRAINED, p, s.trained[p] + 1)
-        v.say(s, ev.TRAIN, p, len(s.ts[p]))
+        s.events.append((ev.TRAIN, s.turn, p, len(s.ts[p])))
     elif kind == DEPLOY:
         _deploy(s, p, a, ((move >> 16) & 0xFFF) - 1, ((move >> 28) & 0xFFF) - 1)
     elif kind == TASK:
         s.set(EXERTED, a, True)
         tokens = s.card[a].tokens
-        v.say(s, ev.TASK, p, a, tokens, s.tokens[p] + tokens)
+        s.events.append((ev.TASK, s.turn, p, a, tokens, s.tokens[p] + tokens))
         if v.gain(s, p, tokens):
             return
         trigger = s.effect[a].on_task
@@ -197,13 +219,14 @@ def play(s: State, move: int) -> None:
     elif kind == USE:
         target = ((move >> 16) & 0xFFF) - 1
         s.set(EXERTED, a, True)
-        v.say(s, ev.USE, p, a, target)
+        s.events.append((ev.USE, s.turn, p, a, target))
         s.effect[a].resolve(s, p, a, target)
     if s.decision is None and s.doom is None:  # R18: a resolved Action goes to the discard pile
         for q in (0, 1):
-            for x in tuple(s.resolving[q]):
-                s.take(RESOLVING + q, x)
-                s.put(DISCARD + q, x)
+            if s.resolving[q]:
+                for x in tuple(s.resolving[q]):
+                    s.take(RESOLVING + q, x)
+                    s.put(DISCARD + q, x)
 
 
 def _choose(s: State, index: int) -> None:
@@ -236,7 +259,7 @@ def _deploy(s: State, p: int, x: int, target: int, payer: int) -> None:
         cost = deploy_cost(s, p, x)
         v.pay(s, p, cost)
     s.take(HAND + p, x)
-    v.say(s, ev.DEPLOY, p, x, target, cost, payer)
+    s.events.append((ev.DEPLOY, s.turn, p, x, target, cost, payer))
     if c.type == "System":
         s.put(SYSTEMS + p, x)
         s.set(ENTERED, x, s.turn)

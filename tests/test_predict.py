@@ -108,3 +108,64 @@ def test_a_failing_check_says_so_in_plain_words(monkeypatch):
     monkeypatch.setattr(box, "check", lambda: 1 / 0)
     box.check_button.click()
     assert MESSAGES["error"] in box.result.value
+
+
+# -- the lessons' predictions ---------------------------------------------------------------
+def lesson_boxes():
+    """(lesson name, every PredictionBox the lesson shows), lessons run in this process."""
+    from test_lessons import LESSON_PAGES, run_notebook
+
+    return [(p.stem, [x for x in run_notebook(p) if isinstance(x, PredictionBox)]) for p in LESSON_PAGES]
+
+
+@pytest.fixture(scope="module")
+def boxes(tmp_path_factory):
+    import os
+
+    old = {k: os.environ.get(k) for k in ("TOKENS_EDU_DATA", "QUERY_STRING")}
+    os.environ["TOKENS_EDU_DATA"] = str(tmp_path_factory.mktemp("predict-data"))
+    os.environ["QUERY_STRING"] = "student=tester"
+    try:
+        yield lesson_boxes()
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def test_every_lesson_asks_for_a_prediction_before_the_answer(boxes):
+    """Each lesson's "game vs real AI" moment has at least one prediction; no answer is on the
+    page (prose or widget state) before its check; each check shows it."""
+    import json as json_lib
+    from pathlib import Path
+
+    for lesson, found in boxes:
+        assert found, f"{lesson} asks for no prediction"
+        nb = json_lib.loads((Path(__file__).parent.parent / "lessons" / f"{lesson}.ipynb").read_text())
+        prose = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+        for box in found:
+            sentences = box._answer.split(". ")
+            first = sentences[0] if len(sentences[0].split()) >= 4 else ". ".join(sentences[:2])
+            assert first not in prose, f"{lesson}: the answer {first!r} is in the lesson's prose"
+            assert first not in page_state(box), f"{lesson}: the answer is in the page before the check"
+            if box.choice_buttons is not None:
+                box.choice_buttons.value = box.choice_buttons.options[0]
+            else:
+                box.guess_box.value = "my guess"
+            box.check_button.click()
+            assert box.revealed and first.replace("'", "&#x27;") in box.result.value
+
+
+def test_prediction_texts_read_at_grade_6_or_below(boxes):
+    from test_readability import PROSE_GRADE, grade, report, without_card_names
+
+    scored = []
+    for lesson, found in boxes:
+        for box in found:
+            question = html.unescape(box.question_html.value.split("</strong>", 1)[1].split("</p>")[0])
+            for where, text in (("question", question), ("answer", box._answer)):
+                scored.append((grade(without_card_names(text)), f"{lesson} {where}", text))
+    over = report("Prediction questions and answers (card names counted as one word)", scored, PROSE_GRADE)
+    assert not over, over

@@ -261,6 +261,7 @@ class GameView(widgets.VBox):
         self._version = 0
         self._game_no = 0
         self._deployed: list[str] = []
+        self._pending_deploys: list[str] = []
         self._discuss_boxes: dict[str, widgets.Widget] = {}
         self._quiet = False
         self._replay_step = 0
@@ -519,12 +520,19 @@ class GameView(widgets.VBox):
         self._after_play(announce=True)
 
     def _after_move(self, match, player, action) -> None:
-        """Match hook: a move was made (by anyone). Offer the Discuss box of a deployed card."""
+        """Match hook: a move was made (by anyone). A deployed card's Discuss box is offered
+        once the table has been drawn (:meth:`_push`), so the page learns of the card from
+        the table first."""
         if getattr(action, "kind", None) == "deploy" and getattr(action, "card", None):
+            self._pending_deploys.append(action.card)
+
+    def _offer_discuss(self) -> None:
+        while self._pending_deploys:
+            card = self._pending_deploys.pop(0)
             try:  # the move is made; a Discuss problem must not hide that
-                self._note_deployed(action.card)
+                self._note_deployed(card)
             except Exception:  # noqa: BLE001
-                log.exception("GameView: could not offer the Discuss box for %s", action.card)
+                log.exception("GameView: could not offer the Discuss box for %s", card)
 
     def _after_play(self, announce: bool) -> None:
         self._refresh(announce=announce)
@@ -770,9 +778,7 @@ class GameView(widgets.VBox):
                        else "Take back your last move and the computer's moves after it"),
             can_again=True, game=self._game_no, scroll=self.scroll_into_view)
         self._state = state
-        self.log_html.value = ("<b>What happened</b><br>" + "<br>".join(_esc(t) for t in texts[-LOG_TABLE_ROWS:])
-                               if texts else "<i>Nothing has happened yet.</i>")
-        self._draw_panes()
+        self._log_lines = texts
 
     def _push(self) -> None:
         """Send the state to the page with a new version number (the page's tick)."""
@@ -781,6 +787,12 @@ class GameView(widgets.VBox):
         state["v"] = self._version
         state["note"] = {"text": self.note, "kind": self._note_kind} if self.note else None
         self.table.state = state
+        # the table first: the page learns of a card from the table before any pane names it
+        texts = getattr(self, "_log_lines", [])
+        self.log_html.value = ("<b>What happened</b><br>" + "<br>".join(_esc(t) for t in texts[-LOG_TABLE_ROWS:])
+                               if texts else "<i>Nothing has happened yet.</i>")
+        self._draw_panes()
+        self._offer_discuss()
 
     def _draw_panes(self) -> None:
         """Draw the open panes (closed ones are drawn when they are opened)."""

@@ -307,6 +307,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
                        help="folder for saved Discuss answers (sets TOKENS_EDU_DATA for the "
                             "lessons; default: TOKENS_EDU_DATA or the per-user data folder)")
+    from .teacher_cli import add_commands  # check-scenario, teacher, roster (teacher_cli.py)
+
+    add_commands(sub)
     return parser
 
 
@@ -543,6 +546,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return _serve(args)
+        if getattr(args, "run", None) is not None:  # the commands of teacher_cli.py
+            return args.run(args)
     except UsageProblem as e:
         print(f"tokens-edu: {e}", file=sys.stderr, flush=True)
         return 2

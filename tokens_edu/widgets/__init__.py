@@ -1,6 +1,7 @@
 """ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView` (a game on a
 card table), :class:`NewGamePanel` (pick decks, then play), :class:`PuzzlePicker` (several
-scenarios on one table), :class:`CardTable` (the table widget alone), :class:`DiscussBox`.
+scenarios on one table), :class:`CardTable` (the table widget alone), :class:`DiscussBox`,
+:class:`PredictionBox` (predict, then "Check my prediction").
 
 Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
 ``tables``...) and hold no rules. Imported lazily, so ``import tokens_edu`` stays light.
@@ -15,6 +16,7 @@ _WHERE = {
     "PuzzlePicker": ".puzzles",
     "CardTable": ".table",
     "DiscussBox": ".discuss",
+    "PredictionBox": ".predict",
 }
 
 __all__ = list(_WHERE)

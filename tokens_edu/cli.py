@@ -307,6 +307,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
                        help="folder for saved Discuss answers (sets TOKENS_EDU_DATA for the "
                             "lessons; default: TOKENS_EDU_DATA or the per-user data folder)")
+    # tokens-edu simulate (issue 12): its options and code live in tokens_edu/simulation.py.
+    from .simulation import add_simulate_command
+
+    add_simulate_command(sub)
     return parser
 
 
@@ -543,6 +547,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return _serve(args)
+        if args.command == "simulate":
+            from .simulation import simulate_command
+
+            return simulate_command(args)
     except UsageProblem as e:
         print(f"tokens-edu: {e}", file=sys.stderr, flush=True)
         return 2

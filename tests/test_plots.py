@@ -83,3 +83,15 @@ def test_balance_heatmap_shows_each_rate_and_short_names():
         plots.balance_heatmap(pd.DataFrame([[1, 2, 3]]))
     with pytest.raises(ValueError, match="0 to 1"):
         plots.balance_heatmap(pd.DataFrame([[np.nan, 3], [0.2, np.nan]]))
+
+
+def test_matchups_bars_one_per_opponent():
+    t = pd.DataFrame({"win_rate": [0.3, 0.8], "low": [0.2, 0.7], "high": [0.4, 0.9]},
+                     index=pd.Index(["Black-Red starter", "White-Red starter"], name="opponent"))
+    t.attrs["deck"] = "mine"
+    ax = plots.matchups(t)
+    assert [round(p.get_width(), 2) for p in ax.patches] == [0.3, 0.8]
+    assert [x.get_text() for x in ax.get_yticklabels()] == ["Black-Red", "White-Red"]
+    assert ax.get_title() == "How does mine do?"
+    with pytest.raises(ValueError, match="matchups"):
+        plots.matchups(pd.DataFrame())

@@ -264,3 +264,17 @@ def test_cli_simulate_unwritable_csv(tmp_path, capsys):
                      "--csv", str(tmp_path / "no" / "such" / "dir" / "g.csv")])
     assert code == 2 and "cannot write" in capsys.readouterr().err
 
+
+
+def test_matchups_counts_each_opponent_with_seats_swapped():
+    from tokens_edu import matchups
+
+    t = matchups(GB, ["Black-Red", "White-Red"], n=4, seed=1, turn_limit=40, processes=1, progress=False)
+    assert set(t.index) == {"Black-Red starter", "White-Red starter"}
+    assert (t["wins"] + t["losses"] + t["draws"] == 4).all() and (t["games"] == 4).all()
+    assert list(t["win_rate"]) == sorted(t["win_rate"])
+    assert ((t["low"] <= t["win_rate"]) & (t["win_rate"] <= t["high"])).all()
+    again = matchups(GB, ["Black-Red", "White-Red"], n=4, seed=1, turn_limit=40, processes=2, progress=False)
+    pd.testing.assert_frame_equal(t, again)
+    with pytest.raises(ValueError, match="at least one opponent"):
+        matchups(GB, [], n=2, progress=False)

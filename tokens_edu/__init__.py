@@ -21,14 +21,14 @@ from .errors import CardDataError, DeckError, IllegalAction, RecordError, Scenar
 from .actions import Action
 from .game import BoardCard, Game, LogEvent, Observation
 from .render import print_sheet, render_card
-from .simulation import balance_matrix, first_player_advantage, simulate
+from .simulation import balance_matrix, first_player_advantage, matchups, simulate
 
 __all__ = [
     "Card", "CardPool", "load_cards",
     "Deck", "starter_decks",
     "Game", "Action", "Observation", "BoardCard", "LogEvent",
     "render_card", "print_sheet",
-    "simulate", "balance_matrix", "first_player_advantage",
+    "simulate", "balance_matrix", "first_player_advantage", "matchups",
     "TokensError", "CardDataError", "DeckError", "IllegalAction", "ScenarioError", "RecordError",
 ]
 

@@ -4,6 +4,7 @@
 - :func:`win_rate`: a win rate as games add up, with a shaded band where the true rate likely
   is (from a :func:`tokens_edu.simulate` table, or any list of wins and losses: a learning curve).
 - :func:`game_length`: how many turns games last (a histogram).
+- :func:`matchups`: how one deck does against each other deck (from :func:`tokens_edu.matchups`).
 
 Each function draws on ``ax`` (a matplotlib Axes) or on a new figure, and returns the Axes, so
 you can change the title or save it: ``ax.figure.savefig("plot.png")``.
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-__all__ = ["balance_heatmap", "win_rate", "game_length"]
+__all__ = ["balance_heatmap", "win_rate", "game_length", "matchups"]
 
 
 def _axes(ax, size=(7, 4.5)):
@@ -194,4 +195,39 @@ def game_length(games, ax=None, column: str = "turns", title: str | None = None)
     ax.set_title(title or "How long are games?")
     if several:
         ax.legend()
+    return ax
+
+
+def matchups(table, ax=None, title: str | None = None):
+    """Bars: how often your deck beats each opponent, with a line where the true rate likely is.
+
+    Args:
+        table: a DataFrame from :func:`tokens_edu.matchups` (``win_rate``, ``low``, ``high``).
+        ax: a matplotlib Axes (None: a new figure). title: the title (default: the deck's name).
+
+    Returns:
+        the matplotlib Axes.
+
+    Raises:
+        ValueError: not a matchups table, or an empty one.
+    """
+    import numpy as np
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame) or not {"win_rate", "low", "high"} <= set(table.columns) or table.empty:
+        raise ValueError("Give the table from matchups(...): one row per opponent deck.")
+    ax = _axes(ax, size=(7, 0.45 * len(table) + 1.8))
+    y = np.arange(len(table))
+    rate = table["win_rate"].to_numpy(dtype=float)
+    err = np.vstack([rate - table["low"].to_numpy(dtype=float), table["high"].to_numpy(dtype=float) - rate])
+    colors = ["#2166ac" if r >= 0.5 else "#b2182b" for r in rate]
+    ax.barh(y, rate, xerr=err, color=colors, alpha=0.85, capsize=3)
+    ax.axvline(0.5, color="grey", linestyle="--", linewidth=1)
+    ax.set_yticks(y, labels=[_short(n) for n in table.index])
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(lambda v, _pos: f"{v:.0%}")
+    ax.set_xlabel("How often your deck wins (the black line: where the true rate likely is)")
+    ax.set_ylabel("Opponent's deck")
+    deck = table.attrs.get("deck")
+    ax.set_title(title or (f"How does {deck} do?" if deck else "How does your deck do?"))
     return ax

@@ -49,7 +49,7 @@ from .decks import Deck, starter_decks
 from .errors import DeckError
 
 __all__ = [
-    "simulate", "balance_matrix", "first_player_advantage", "play_game", "play_one",
+    "simulate", "balance_matrix", "matchups", "first_player_advantage", "play_game", "play_one",
     "resolve_deck", "make_bot", "register_bot", "BOTS", "COLUMNS", "DEFAULT_TURN_LIMIT",
     "game_seed", "wilson_interval", "summary", "add_simulate_command", "simulate_command",
 ]
@@ -503,6 +503,62 @@ def balance_matrix(decks=None, n: int = 100, bots=("greedy", "greedy"), seed: in
     matrix = pd.DataFrame(score, index=pd.Index(names, name="deck"), columns=pd.Index(names, name="against"))
     matrix.attrs.update({"n": n, "seed": seed, "bots": (ra.label, rb.label), "turn_limit": turn_limit})
     return (matrix, table) if games else matrix
+
+
+def matchups(deck, opponents=None, n: int = 50, bots=("greedy", "greedy"), seed: int = 0,
+             processes: int | None = None, executor: cf.Executor | None = None,
+             turn_limit: int | None = DEFAULT_TURN_LIMIT, progress: bool = True):
+    """How ``deck`` does against each opponent deck: ``n`` games each, seats swapped half the time.
+
+    Args:
+        deck: your deck (as :func:`resolve_deck` takes it: a Deck, a file, a starter's name).
+        opponents: a list of decks; None: the ten starter decks.
+        n: games against each opponent (1 to 100,000).
+        bots: (your deck's bot, the opponents' bot), as in :func:`simulate`.
+        seed, processes, executor, turn_limit, progress: as in :func:`simulate`.
+
+    Returns:
+        pandas.DataFrame, one row per opponent (index: its name): ``games``, ``wins``,
+        ``losses``, ``draws``, ``win_rate`` (a draw counting half), ``low``, ``high`` (the 95%
+        Wilson interval of the win rate), worst opponent first.
+
+    Raises:
+        DeckError, ValueError: as :func:`simulate`; no opponents.
+    """
+    import pandas as pd
+
+    _check_int("n", n, 1, 100_000)
+    _check_common(seed, processes, executor, turn_limit)
+    mine = resolve_deck(deck)
+    others = starter_decks() if opponents is None else [resolve_deck(d) for d in opponents]
+    if not others:
+        raise ValueError("Give at least one opponent deck.")
+    ra, rb = _recipes(bots)
+    batch = _Batch(tuple([mine] + others), (ra, rb), seed, turn_limit)
+    jobs = []
+    for o in range(len(others)):
+        for g in range(n):  # your deck in seat 0 for the first half of the games, then seat 1
+            k = o * n + g
+            jobs.append((k, o + 1, 0, 1, 0) if g >= n // 2 else (k, 0, o + 1, 0, 1))
+    rows = _run(batch, jobs, processes, executor, progress, "Games")
+    out = []
+    for o, other in enumerate(others):
+        wins = losses = draws = 0
+        for r in rows[o * n:(o + 1) * n]:
+            seat = 0 if r["game"] % n < n // 2 else 1  # where your deck sat in this game
+            if r["winner"] is None:
+                draws += 1
+            elif r["winner"] == seat:
+                wins += 1
+            else:
+                losses += 1
+        low, high = wilson_interval(wins + 0.5 * draws, n)
+        out.append({"opponent": other.name, "games": n, "wins": wins, "losses": losses, "draws": draws,
+                    "win_rate": (wins + 0.5 * draws) / n, "low": low, "high": high})
+    table = pd.DataFrame(out).set_index("opponent").sort_values("win_rate", kind="stable")
+    table.attrs.update({"deck": mine.name, "n": n, "seed": seed, "bots": (ra.label, rb.label),
+                        "turn_limit": turn_limit})
+    return table
 
 
 def first_player_advantage(games=None, *, deck0=None, deck1=None, n: int = 1000, bots=("greedy", "greedy"),

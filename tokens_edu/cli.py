@@ -307,8 +307,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
                        help="folder for saved Discuss answers (sets TOKENS_EDU_DATA for the "
                             "lessons; default: TOKENS_EDU_DATA or the per-user data folder)")
-    # tokens-edu simulate (issue 12): its options and code live in tokens_edu/simulation.py.
-    from .simulation import add_simulate_command
+    from .teacher_cli import add_commands  # check-scenario, teacher, roster (teacher_cli.py)
+
+    add_commands(sub)
+    from .simulation import add_simulate_command  # simulate (simulation.py)
 
     add_simulate_command(sub)
     return parser
@@ -547,10 +549,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return _serve(args)
-        if args.command == "simulate":
-            from .simulation import simulate_command
-
-            return simulate_command(args)
+        if getattr(args, "run", None) is not None:  # the commands of teacher_cli.py and simulation.py
+            return args.run(args)
     except UsageProblem as e:
         print(f"tokens-edu: {e}", file=sys.stderr, flush=True)
         return 2

@@ -671,6 +671,7 @@ def add_simulate_command(subparsers) -> None:
     p.add_argument("--csv", type=Path, default=None, metavar="FILE",
                    help="also save one row per game in this CSV file")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(run=simulate_command)
 
 
 def simulate_command(args) -> int:

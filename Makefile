@@ -1,6 +1,7 @@
 # Tokens TCG teaching kit. Two commands:
 #   make serve   serve the lessons to a class (http://127.0.0.1:8866/)
 #   make test    build .venv if needed, then run the whole test suite and the notebook smoke test
+#   make lab     (for students who code) JupyterLab on notebooks/ with the project's kernel
 # Also: make bench (benchmarks/*.py), make clean (remove .venv and build leftovers).
 # Options: make serve SERVE_ARGS="--pool-size 30 --data-dir /srv/answers"
 
@@ -10,8 +11,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NOTEBOOK_DIRS := lessons notebooks
 SERVE_ARGS ?=
+LAB_ARGS ?=
 
-.PHONY: all venv test test-unit test-notebooks serve bench clean
+.PHONY: all venv test test-unit test-notebooks serve lab bench clean
 
 all: test
 
@@ -48,6 +50,11 @@ test-notebooks: $(STAMP)
 
 serve: $(STAMP)
 	$(VENV)/bin/tokens-edu serve $(SERVE_ARGS)
+
+# JupyterLab on the notebooks folder; the "python3" kernel is this venv's (see $(STAMP)).
+# Options go in LAB_ARGS, e.g. make lab LAB_ARGS="--no-browser --port 8890".
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(LAB_ARGS)
 
 bench: $(STAMP)
 	@set -e; for f in benchmarks/*.py; do echo "== $$f"; $(PY) "$$f"; done

@@ -52,9 +52,11 @@ serve: $(STAMP)
 	$(VENV)/bin/tokens-edu serve $(SERVE_ARGS)
 
 # JupyterLab on the notebooks folder; the "python3" kernel is this venv's (see $(STAMP)).
-# Options go in LAB_ARGS, e.g. make lab LAB_ARGS="--no-browser --port 8890".
+# Options go in LAB_ARGS, e.g. make lab LAB_ARGS="--no-browser --port 8890". As root (a
+# container), JupyterLab refuses to start without --allow-root, so it is added then.
+LAB_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(LAB_ARGS)
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 bench: $(STAMP)
 	@set -e; for f in benchmarks/*.py; do echo "== $$f"; $(PY) "$$f"; done

@@ -278,3 +278,20 @@ def test_matchups_counts_each_opponent_with_seats_swapped():
     pd.testing.assert_frame_equal(t, again)
     with pytest.raises(ValueError, match="at least one opponent"):
         matchups(GB, [], n=2, progress=False)
+
+
+def test_a_bot_the_other_processes_cannot_find_gets_plain_advice(monkeypatch):
+    """Like a bot class written in a notebook when processes start fresh ("spawn", the default
+    on macOS and Windows): the workers cannot find it, and the message says what to do."""
+    import functools
+    import multiprocessing
+    import sys
+
+    from tokens_edu import simulation
+
+    ghost = type("GhostBot", (GreedyBot,), {"__module__": "__main__"})
+    monkeypatch.setattr(sys.modules["__main__"], "GhostBot", ghost, raising=False)
+    monkeypatch.setattr(simulation.cf, "ProcessPoolExecutor",
+                        functools.partial(cf.ProcessPoolExecutor, mp_context=multiprocessing.get_context("spawn")))
+    with pytest.raises(ValueError, match="could not run in other processes.*processes=1"):
+        simulate(GB, BR, 2, bots=(ghost, "greedy"), processes=2, turn_limit=3, progress=False)

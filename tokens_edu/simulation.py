@@ -42,6 +42,7 @@ import math
 import os
 import pickle
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -329,8 +330,9 @@ def _run(batch: _Batch, jobs: list[tuple[int, int, int]], processes, executor, p
                 rows.extend(_play_chunk(batch, c))
                 bar.update(len(c))
         else:
-            _check_picklable(batch)
             own = executor is None
+            if own or isinstance(executor, cf.ProcessPoolExecutor):
+                _check_picklable(batch)  # (Dask and Ray pickle in their own way)
             ex = cf.ProcessPoolExecutor(max_workers=workers) if own else executor
             futures = []
             try:
@@ -339,6 +341,14 @@ def _run(batch: _Batch, jobs: list[tuple[int, int, int]], processes, executor, p
                     part = f.result()
                     rows.extend(part)
                     bar.update(len(part))
+            except (ImportError, AttributeError, pickle.UnpicklingError, BrokenProcessPool) as e:
+                for f in futures:
+                    f.cancel()
+                if not own or (isinstance(e, AttributeError) and "Can't get attribute" not in str(e)):
+                    raise  # a bot's own mistake, not a transfer to the other processes
+                raise ValueError("The games could not run in other processes "
+                                 f"({type(e).__name__}: {str(e)[:160]}). If you made your own bot in a "
+                                 "notebook, use processes=1, or put the bot in a .py file and import it.") from e
             except BaseException:
                 for f in futures:
                     f.cancel()

@@ -4,6 +4,7 @@ Each test builds a small position (``scenarios.start``) or a new game from the s
 applies action texts, and checks numbers: Tokens, Flags, zone sizes, who acts, what is legal.
 """
 
+import re
 import sys
 from pathlib import Path
 
@@ -693,6 +694,33 @@ def test_r17_a_sideways_tool_cannot_be_used():
     assert not is_legal(game, "use Python")
     assert illegal(game, "use Python").rule == "R17"
     assert stat(game, 0, "Hand") == 0
+
+
+TARGETED_TOOLS = ["GPU", "RAM", "Fairness Check", "CUDA", "Human-in-the-Loop"]
+
+
+@pytest.mark.parametrize("name", TARGETED_TOOLS)
+def test_r17_a_tool_is_deployed_without_a_target_even_when_nothing_could_be_targeted(name):
+    # R9, R17: deploying a Tool only pays its cost; its {E} use chooses the target later.
+    game = start(p0=player(hand=[name], training_set={"ready": 3}))
+    assert f"deploy {name.casefold()}" in legal(game)
+    game.apply(f"deploy {name}")
+    assert on_board(game, name, 0).shape[0] == 1
+    assert re.search(rf"deploys {name} for \d Data", game.log[-1].text)
+    assert " on " not in game.log[-1].text
+    assert not any(a.startswith("use ") for a in legal(game)), "nothing to aim at yet"
+
+
+@pytest.mark.parametrize("name", TARGETED_TOOLS)
+def test_r17_a_tool_is_never_deployed_at_a_target(name):
+    game = start(p0=player(hand=[name], training_set={"ready": 3}, systems=[sys_("Sensor", new=True)],
+                           discard=["Bias in Data"]),
+                 p1=player(systems=[sys_("Neural Network", flags=1, exerted=True)]))
+    assert [a for a in legal(game) if a.startswith(f"deploy {name.casefold()}")] == [f"deploy {name.casefold()}"]
+    err = illegal(game, f"deploy {name} -> Sensor")
+    assert err.rule == "R17" and f"'deploy {name}'" in str(err)
+    game.apply(f"deploy {name}")
+    assert any(a.startswith(f"use {name.casefold()} -> ") for a in legal(game)), "its use picks the target"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -137,7 +137,11 @@ def why_illegal(g: "Game", text) -> IllegalAction:
                        f"{g._label(payers[0].iid, p)}'.") if payers else ""
                 return _err(f"{card.name} costs {cost} Data{why}, but you have {data} ready Data.{alt}", text,
                             "R10" if tax else "R11" if payers else "R9")
-        if eff.target is None:
+        if card.is_tool:
+            if a.target is not None:
+                return _err(f"A Tool is deployed without a target: type 'deploy {card.name}'. "
+                            f"You choose what it aims at when you use it.", text, "R17")
+        elif eff.target is None:
             if a.target is not None:
                 return _err(f"{card.name} does not take a target: type 'deploy {card.name}'.", text, "R18")
         else:

@@ -1298,7 +1298,9 @@ class Game:
             if not payers:
                 continue
             eff = effect_of(card.name)
-            targets = [None] if eff.target is None else self._targets(p, eff.target, from_action=card.is_action)
+            # R17: deploying a Tool only pays its cost (its target is chosen when it is used);
+            # R18: an Action that needs a target needs a legal one to be deployed.
+            targets = [None] if eff.target is None or card.is_tool else self._targets(p, eff.target, from_action=True)
             for t in targets:
                 tl = None if t is None else (label[t] if eff.target != "own_discard_action" else cards[t].name)
                 for pay in payers:

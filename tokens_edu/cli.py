@@ -327,6 +327,9 @@ def build_parser() -> argparse.ArgumentParser:
     copy.add_argument("dir", metavar="DIR", type=Path, help="the folder to copy the lessons into")
     copy.add_argument("--overwrite", action="store_true",
                       help="replace files that are already in DIR with the kit's versions")
+    from .teacher_cli import add_commands  # check-scenario, teacher, roster (teacher_cli.py)
+
+    add_commands(sub)
     return parser
 
 
@@ -579,6 +582,8 @@ def main(argv: list[str] | None = None) -> int:
             return _serve(args)
         if args.command == "lessons":
             return _lessons_copy(args)
+        if getattr(args, "run", None) is not None:  # the commands of teacher_cli.py
+            return args.run(args)
     except UsageProblem as e:
         print(f"tokens-edu: {e}", file=sys.stderr, flush=True)
         return 2

@@ -1,5 +1,6 @@
 """ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView`,
-:class:`NewGamePanel` (pick decks, then play), :class:`DiscussBox`.
+:class:`NewGamePanel` (pick decks, then play), :class:`DiscussBox`,
+:class:`PredictionBox` (predict, then "Check my prediction").
 
 Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
 ``tables``...) and hold no rules. Imported lazily, so ``import tokens_edu`` stays light.
@@ -12,6 +13,7 @@ _WHERE = {
     "GameView": ".game_view",
     "NewGamePanel": ".game_view",
     "DiscussBox": ".discuss",
+    "PredictionBox": ".predict",
 }
 
 __all__ = list(_WHERE)

@@ -34,6 +34,7 @@ def add_commands(sub) -> None:
     check.add_argument("--quiet", "-q", action="store_true",
                        help="print only the problems (nothing for a good file)")
     check.set_defaults(run=run_check_scenario)
+    add_teacher_command(sub)
 
 
 def run_check_scenario(args: argparse.Namespace) -> int:
@@ -77,3 +78,131 @@ def run_check_scenario(args: argparse.Namespace) -> int:
             worst = max(worst, 1)
     sys.stdout.flush()
     return worst
+
+
+def add_teacher_command(sub) -> None:
+    """``tokens-edu teacher``: the live dashboard (see :mod:`tokens_edu.dashboard`)."""
+    from .dashboard import DEFAULT_PORT
+
+    teacher = sub.add_parser(
+        "teacher",
+        help="the teacher dashboard: answers, progress, answer wall, games (updates live)",
+        description=(
+            "Serve the teacher dashboard at http://127.0.0.1:PORT/: every student's answers by "
+            "student, lesson and card, a progress grid, an answer wall without names to project, "
+            "saved games with replays, and a CSV download that spreadsheets open safely. It "
+            "updates by itself while the class works. It reads the same answers as "
+            "'tokens-edu serve' (give the same --data-dir). Every page needs the token printed "
+            "at start, or your password (--password-file, or the environment variable "
+            "TOKENS_EDU_TEACHER_PASSWORD). Press Ctrl-C to stop."
+        ),
+    )
+    teacher.add_argument("--port", type=int, default=DEFAULT_PORT,
+                         help=f"port to listen on (default: {DEFAULT_PORT})")
+    teacher.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
+                         help="address to listen on (default: 127.0.0.1, this computer only). "
+                              "Another address lets other computers open the dashboard: the "
+                              "token then travels unencrypted, so do that only on a network you trust")
+    teacher.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
+                         help="folder of the saved answers, as given to 'tokens-edu serve' "
+                              "(default: TOKENS_EDU_DATA, or the per-user data folder)")
+    teacher.add_argument("--password-file", metavar="FILE", type=Path, default=None,
+                         help="a file whose first line is a teacher password (accepted as well "
+                              "as the token)")
+    teacher.add_argument("--base-url", default="/", metavar="PATH",
+                         help="serve under this path, e.g. /teacher/ behind a proxy (default: /)")
+    teacher.set_defaults(run=run_teacher)
+
+
+def _data_dir_env(data_dir: Path | None) -> None:
+    """Point the journal at ``data_dir`` (like ``serve --data-dir``); ValueError if unusable."""
+    import os
+
+    if data_dir is None:
+        return
+    folder = data_dir.expanduser().resolve()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"Cannot make the data folder {folder}: {e.strerror or e}.") from None
+    os.environ["TOKENS_EDU_DATA"] = str(folder)
+
+
+def run_teacher(args: argparse.Namespace) -> int:
+    """``tokens-edu teacher``: serve the dashboard until Ctrl-C. Exit 0, or 2 for a problem
+    the teacher can fix (a busy port, an unreadable password file, a bad data folder)."""
+    import errno
+    import os
+    import socket
+
+    from .dashboard import TokenAuth, serve
+
+    if not 1 <= args.port <= 65535:
+        print(f"tokens-edu: the port must be between 1 and 65535, not {args.port}.", file=sys.stderr)
+        return 2
+    password = os.environ.get("TOKENS_EDU_TEACHER_PASSWORD", "").strip() or None
+    if args.password_file is not None:
+        try:
+            lines = args.password_file.expanduser().read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as e:
+            print(f"tokens-edu: cannot read the password file {args.password_file}: "
+                  f"{getattr(e, 'strerror', None) or e}.", file=sys.stderr)
+            return 2
+        password = lines[0].strip() if lines and lines[0].strip() else None
+        if password is None:
+            print(f"tokens-edu: the password file {args.password_file} is empty.", file=sys.stderr)
+            return 2
+    if password is not None and len(password) < 8:
+        print("tokens-edu: the teacher password must have at least 8 characters.", file=sys.stderr)
+        return 2
+    try:
+        _data_dir_env(args.data_dir)
+        from .journal import default_url
+
+        url = default_url()
+    except ValueError as e:
+        print(f"tokens-edu: {e}", file=sys.stderr)
+        return 2
+    auth = TokenAuth(token=os.environ.get("TOKENS_EDU_TEACHER_TOKEN", "").strip() or None,
+                     password=password)
+    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    base = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
+    address = f"http://{shown_host}:{args.port}{base}"
+    where = url.split("://", 1)[0] + " database" if not url.startswith("sqlite:") else url[len("sqlite:///"):]
+
+    def ready(app) -> None:
+        print(f"Teacher dashboard for the answers in {where}\n"
+              f"Open this link (it logs you in):\n\n    {address}?token={auth.token}\n\n"
+              f"or open {address}login and type the token {auth.token}"
+              + (" or your password" if password else "") + ".\n"
+              "Keep the link to yourself: it shows every student's answers. Press Ctrl-C to stop.",
+              flush=True)
+        if shown_host != args.host:
+            print("Other computers use this computer's network address instead of 127.0.0.1.",
+                  flush=True)
+
+    try:
+        serve(port=args.port, host=args.host, url=url, auth=auth, base_url=args.base_url, ready=ready)
+    except KeyboardInterrupt:
+        print("Stopped.", flush=True)
+        return 0
+    except ValueError as e:  # the database cannot be opened
+        print(f"tokens-edu: {e}", file=sys.stderr)
+        return 2
+    except socket.gaierror:
+        print(f"tokens-edu: {args.host!r} is not an address this computer knows. Use 127.0.0.1.",
+              file=sys.stderr)
+        return 2
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            print(f"tokens-edu: port {args.port} is already in use (maybe the dashboard is "
+                  "already running). Stop it, or pick another port with --port.", file=sys.stderr)
+        elif e.errno == errno.EADDRNOTAVAIL:
+            print(f"tokens-edu: {args.host} is not an address of this computer. Use 127.0.0.1.",
+                  file=sys.stderr)
+        else:
+            print(f"tokens-edu: cannot listen on {args.host}:{args.port}: {e.strerror or e}.",
+                  file=sys.stderr)
+        return 2
+    return 0
+

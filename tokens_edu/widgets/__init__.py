@@ -1,5 +1,6 @@
 """ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView`,
-:class:`NewGamePanel` (pick decks, then play), :class:`DiscussBox`.
+:class:`NewGamePanel` (pick decks, then play), :class:`DiscussBox`, :class:`ReplayView`
+(step through a whole game).
 
 Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
 ``tables``...) and hold no rules. Imported lazily, so ``import tokens_edu`` stays light.
@@ -12,6 +13,7 @@ _WHERE = {
     "GameView": ".game_view",
     "NewGamePanel": ".game_view",
     "DiscussBox": ".discuss",
+    "ReplayView": ".replay_view",
 }
 
 __all__ = list(_WHERE)

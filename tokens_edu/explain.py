@@ -131,11 +131,13 @@ def why_illegal(g: "Game", text) -> IllegalAction:
             cost = g._cost(p, card)
             if cost > data:
                 tax = cost - card.cost
-                why = f" ({card.cost} + {tax} because it would be your System number {len(pl.systems) + 1})" if tax else ""
+                n = len(pl.systems) + 1
+                nth = f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+                why = f" That is {card.cost}, plus {tax} because it would be your {nth} System." if tax else ""
                 payers = g._big_data_payers(p, card) if card.big_data is not None else []
                 alt = (f" You could pay with Big Data instead: 'deploy {card.name} with Big Data "
                        f"{g._label(payers[0].iid, p)}'.") if payers else ""
-                return _err(f"{card.name} costs {cost} Data{why}, but you have {data} ready Data.{alt}", text,
+                return _err(f"{card.name} costs {cost} Data, but you have {data} ready Data.{why}{alt}", text,
                             "R10" if tax else "R11" if payers else "R9")
         if card.is_tool:
             if a.target is not None:
@@ -182,8 +184,8 @@ def why_illegal(g: "Game", text) -> IllegalAction:
         if t.no_audit_turn == s.turn:
             return _err(f"{tname} can't be Audited this turn (Regulation Debate).", text, "R14")
         if g._kw(t, "Highly Trusted") and cards[mine].tru < cards[target].tru:
-            return _err(f"{tname} is Highly Trusted (Trust {cards[target].tru}): a System with lower Trust, like "
-                        f"{name} (Trust {cards[mine].tru}), can't Audit it.", text, "R14")
+            return _err(f"{tname} is Highly Trusted, with Trust {cards[target].tru}. {name} has less Trust "
+                        f"({cards[mine].tru}), so it can't Audit it.", text, "R14")
         return _err(f"'{text}' is not legal right now.", text, None)
 
     if a.kind == "use":

@@ -1,6 +1,7 @@
 """ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView`,
-:class:`NewGamePanel` (pick decks, then play), :class:`DiscussBox`, :class:`ReplayView`
-(step through a whole game).
+:class:`NewGamePanel` (pick decks, then play), :class:`DiscussBox`,
+:class:`PredictionBox` (predict, then "Check my prediction"), :class:`ReplayView` (step
+through a whole game).
 
 Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
 ``tables``...) and hold no rules. Imported lazily, so ``import tokens_edu`` stays light.
@@ -13,6 +14,7 @@ _WHERE = {
     "GameView": ".game_view",
     "NewGamePanel": ".game_view",
     "DiscussBox": ".discuss",
+    "PredictionBox": ".predict",
     "ReplayView": ".replay_view",
 }
 

@@ -195,3 +195,41 @@ def test_database_trouble_is_a_plain_message(url, monkeypatch):
     with pytest.raises(ValueError) as e:
         store.save(gid, new_game(), "p")
     assert "couldn't be saved" in str(e.value) and not re.search(r"Traceback|sqlite3", str(e.value))
+
+
+# -- the roster command -------------------------------------------------------------------------
+def test_roster_command_add_list_slips_new_code_remove_clear(tmp_path, capsys):
+    from tokens_edu import cli
+
+    data = ["--data-dir", str(tmp_path)]
+    assert cli.main(["roster", "add", "Ana", "Bo Li", *data]) == 0
+    out = capsys.readouterr().out
+    codes = dict(line.split("  ", 1)[::-1] for line in out.splitlines()[:2])
+    assert set(codes) == {"Ana", "Bo Li"} and "Added 2 students" in out
+    names = tmp_path / "names.txt"
+    names.write_text("Cy\n\n  Dee  \n", encoding="utf-8")
+    assert cli.main(["roster", *data, "add", "--file", str(names)]) == 0  # --data-dir before too
+    capsys.readouterr()
+    assert cli.main(["roster", "list", *data]) == 0
+    out = capsys.readouterr().out
+    assert "4 students on the class list" in out and f"{codes['Ana']}  Ana" in out
+    slips = tmp_path / "slips.html"
+    assert cli.main(["roster", "slips", "--url", "http://10.0.0.5:8866", "--out", str(slips), *data]) == 0
+    page = slips.read_text(encoding="utf-8")
+    assert f"http://10.0.0.5:8866/voila/render/00-start-here.ipynb?code={codes['Bo Li']}" in page
+    assert cli.main(["roster", "slips", "--url", "ftp:/x", "--out", str(slips), *data]) == 2
+    assert "not a web address" in capsys.readouterr().err
+    assert cli.main(["roster", "add", "ana", *data]) == 2
+    assert "already on the class list" in capsys.readouterr().err
+    assert cli.main(["roster", "new-code", "Ana", *data]) == 0
+    assert codes["Ana"] not in capsys.readouterr().out
+    assert Roster(f"sqlite:///{tmp_path}/journal.sqlite").name_for(codes["Ana"]) is None
+    assert cli.main(["roster", "remove", codes["Bo Li"], *data]) == 0
+    assert "Removed Bo Li" in capsys.readouterr().out
+    assert cli.main(["roster", "clear", *data]) == 2
+    assert "--yes" in capsys.readouterr().err
+    assert cli.main(["roster", "clear", "--yes", *data]) == 0
+    assert "Removed 3 students" in capsys.readouterr().out
+    assert cli.main(["roster", "slips", *data]) == 2
+    assert "class list is empty" in capsys.readouterr().err
+    assert cli.main(["roster", *data]) == 2  # no action: the help

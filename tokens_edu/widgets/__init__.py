@@ -1,5 +1,6 @@
-"""ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView`,
-:class:`NewGamePanel` (pick decks, then play), :class:`DiscussBox`,
+"""ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView` (a game on a
+card table), :class:`NewGamePanel` (pick decks, then play), :class:`PuzzlePicker` (several
+scenarios on one table), :class:`CardTable` (the table widget alone), :class:`DiscussBox`,
 :class:`PredictionBox` (predict, then "Check my prediction"), :class:`ReplayView` (step
 through a whole game).
 
@@ -13,6 +14,8 @@ _WHERE = {
     "CardGallery": ".gallery",
     "GameView": ".game_view",
     "NewGamePanel": ".game_view",
+    "PuzzlePicker": ".puzzles",
+    "CardTable": ".table",
     "DiscussBox": ".discuss",
     "PredictionBox": ".predict",
     "ReplayView": ".replay_view",

@@ -2,7 +2,8 @@
 #   make serve   serve the lessons to a class (http://127.0.0.1:8866/)
 #   make test    build .venv if needed, then run the whole test suite and the notebook smoke test
 #   make lab     (for students who code) JupyterLab on notebooks/ with the project's kernel
-# Also: make bench (benchmarks/*.py), make clean (remove .venv and build leftovers).
+# Also: make teacher (the teacher dashboard), make bench (benchmarks/*.py), make clean (remove
+# .venv and build leftovers).
 # Options: make serve SERVE_ARGS="--pool-size 30 --data-dir /srv/answers"
 
 PYTHON ?= python3
@@ -12,8 +13,9 @@ STAMP  := $(VENV)/.installed
 NOTEBOOK_DIRS := lessons notebooks
 SERVE_ARGS ?=
 LAB_ARGS ?=
+TEACHER_ARGS ?=
 
-.PHONY: all venv test test-unit test-notebooks serve lab bench clean
+.PHONY: all venv test test-unit test-notebooks serve lab teacher bench clean
 
 all: test
 
@@ -57,6 +59,11 @@ serve: $(STAMP)
 LAB_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
+
+# The teacher dashboard (answers, progress, answer wall, games) at http://127.0.0.1:8867/
+# Options: make teacher TEACHER_ARGS="--data-dir /srv/answers"
+teacher: $(STAMP)
+	$(VENV)/bin/tokens-edu teacher $(TEACHER_ARGS)
 
 bench: $(STAMP)
 	@set -e; for f in benchmarks/*.py; do echo "== $$f"; $(PY) "$$f"; done

@@ -11,8 +11,16 @@ from pathlib import Path
 
 __all__ = ["GUIDE_PATH", "teacher_guide_text", "teacher_guide"]
 
-#: Where the guide lives in the project (``docs/teacher-guide.md`` next to ``cards/``).
-GUIDE_PATH = Path(__file__).resolve().parent.parent / "docs" / "teacher-guide.md"
+
+def _guide_path() -> Path:
+    """The wheel's copy (``tokens_edu/_bundle/docs/``, see setup.py) when there is one, else
+    the checkout's ``docs/teacher-guide.md``."""
+    inside = Path(__file__).resolve().parent / "_bundle" / "docs" / "teacher-guide.md"
+    return inside if inside.is_file() else Path(__file__).resolve().parent.parent / "docs" / "teacher-guide.md"
+
+
+#: Where the guide is: ``docs/teacher-guide.md`` of a checkout, or the wheel's copy.
+GUIDE_PATH = _guide_path()
 
 
 def teacher_guide_text(path: str | Path | None = None) -> str:

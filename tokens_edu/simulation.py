@@ -164,11 +164,16 @@ class _BotRecipe:
     factory: Callable | None = None
     instance: object = None
     label: str = ""
+    seeded: bool = False  # the factory takes seed= (worked out once: inspect is slow)
+
+    def __post_init__(self):
+        if self.factory is not None:
+            object.__setattr__(self, "seeded", _takes_seed(self.factory))
 
     def make(self, seed: int):
         if self.instance is not None:
             return copy.deepcopy(self.instance)
-        if _takes_seed(self.factory):
+        if self.seeded:
             return self.factory(seed=seed)
         return self.factory()
 

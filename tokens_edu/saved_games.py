@@ -29,9 +29,11 @@ Example::
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import uuid
+import weakref
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
@@ -42,7 +44,7 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["GameStore", "SavedGame", "GameMoved", "GameKeeper", "SUMMARY_COLUMNS"]
+__all__ = ["GameStore", "SavedGame", "GameMoved", "GameKeeper", "SUMMARY_COLUMNS", "snapshot"]
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +134,13 @@ def _summary(game) -> dict:
             "status": "over" if game.over else "playing"}
 
 
+def snapshot(game) -> dict:
+    """What :meth:`GameStore.save_position` writes for ``game`` now: its record (JSON text) and
+    its summary columns. Cheap (the record is the list of moves), so it is taken at once after
+    a move, and written later."""
+    return dict(_summary(game), record=json.dumps(game.to_record()))
+
+
 def _seats_text(seats) -> str:
     out = []
     for s in seats:
@@ -204,8 +213,16 @@ class GameStore:
             GameMoved: another page has taken this game over (:meth:`claim`).
             ValueError: the database refused (plain words).
         """
-        values = dict(_summary(game), record=json.dumps(game.to_record()),
-                      updated_at=datetime.now(timezone.utc))
+        self.save_position(game_id, snapshot(game), page)
+
+    def save_position(self, game_id: str, position: dict, page: str) -> None:
+        """Save a position taken with :func:`snapshot` (what :meth:`save` does, in two steps, so
+        the writing can happen in another thread while the game goes on).
+
+        Raises:
+            GameMoved, ValueError: as :meth:`save`.
+        """
+        values = dict(position, updated_at=datetime.now(timezone.utc))
         stmt = (games_table.update()
                 .where(games_table.c.id == game_id, games_table.c.page == page)
                 .values(**values))
@@ -294,30 +311,84 @@ class GameStore:
         return f"<GameStore {self.url!r}>"
 
 
+_live_keepers: "weakref.WeakSet[GameKeeper]" = weakref.WeakSet()
+
+
+def _flush_all_at_exit() -> None:
+    """At the kernel's exit (the page closed, the server stopping it): write what is waiting."""
+    for keeper in list(_live_keepers):
+        try:
+            keeper.flush(timeout=3)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+atexit.register(_flush_all_at_exit)
+
+
 class GameKeeper:
     """Saves a live game after every move and Undo (hooked into a Match, or called directly).
+
+    The position is taken at once (:func:`snapshot`); writing it goes to a small background
+    thread, so a move never waits for the database (SQLite's write to disk took 2-30 ms here).
+    Moves made while a write is going on are written together, as the latest position: under a
+    busy database the game is saved less often, never out of order.
 
     Args:
         store: the :class:`GameStore`.
         game_id: the saved game's id (from :meth:`GameStore.start` or :meth:`GameStore.claim`).
         page: this page's id (the one that started or claimed the game).
+        background: False writes in the caller's thread (tests, scripts).
 
     Attributes:
         problem: the plain message of the last failed save ("" when the last save worked).
         moved: True once another page took the game over (saving then stops).
     """
 
-    def __init__(self, store: GameStore, game_id: str, page: str):
+    def __init__(self, store: GameStore, game_id: str, page: str, background: bool = True):
+        import threading
+
         self.store, self.game_id, self.page = store, game_id, page
+        self.background = background
         self.problem = ""
         self.moved = False
+        self._pending: dict | None = None
+        self._busy = False
+        self._cv = threading.Condition()
+        self._thread = None
+        _live_keepers.add(self)
 
     def save(self, game) -> bool:
-        """Save ``game`` now. Returns True when saved; never raises (see :attr:`problem`)."""
+        """Save ``game`` now (in the background by default). Never raises.
+
+        Returns:
+            False when saving has stopped (another page took the game over) or, when writing in
+            the caller's thread, when the save failed (see :attr:`problem`); else True.
+        """
         if self.moved:
             return False
         try:
-            self.store.save(self.game_id, game, self.page)
+            position = snapshot(game)
+        except Exception:  # noqa: BLE001 (saving must never break the game)
+            log.exception("GameKeeper: could not take the position of %s", self.game_id)
+            self.problem = "Your game couldn't be saved just now. You can keep playing."
+            return False
+        if not self.background:
+            return self._write(position)
+        import threading
+
+        with self._cv:
+            self._pending = position
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=f"keep-{self.game_id[:8]}",
+                                                daemon=True)
+                self._thread.start()
+            self._cv.notify_all()
+        return True
+
+    def _write(self, position: dict) -> bool:
+        try:
+            self.store.save_position(self.game_id, position, self.page)
         except GameMoved as e:
             self.moved = True
             self.problem = str(e)
@@ -325,11 +396,39 @@ class GameKeeper:
         except ValueError as e:
             self.problem = str(e)
             return False
-        except Exception:  # noqa: BLE001 (saving must never break the game)
+        except Exception:  # noqa: BLE001
             log.exception("GameKeeper: saving %s failed", self.game_id)
             self.problem = "Your game couldn't be saved just now. You can keep playing."
             return False
         self.problem = ""
+        return True
+
+    def _run(self) -> None:
+        while True:
+            with self._cv:
+                while self._pending is None:
+                    self._cv.wait()
+                position, self._pending = self._pending, None
+                self._busy = True
+            try:
+                if not self.moved:
+                    self._write(position)
+            finally:
+                with self._cv:
+                    self._busy = False
+                    self._cv.notify_all()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until every position handed to :meth:`save` is written. Returns True if so."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        with self._cv:
+            while self._pending is not None or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cv.wait(left)
         return True
 
     def attach(self, match) -> "GameKeeper":

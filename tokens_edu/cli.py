@@ -330,6 +330,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .teacher_cli import add_commands  # check-scenario, teacher, roster (teacher_cli.py)
 
     add_commands(sub)
+    from .simulation import add_simulate_command  # simulate (simulation.py)
+
+    add_simulate_command(sub)
     return parser
 
 
@@ -582,7 +585,7 @@ def main(argv: list[str] | None = None) -> int:
             return _serve(args)
         if args.command == "lessons":
             return _lessons_copy(args)
-        if getattr(args, "run", None) is not None:  # the commands of teacher_cli.py
+        if getattr(args, "run", None) is not None:  # the commands of teacher_cli.py and simulation.py
             return args.run(args)
     except UsageProblem as e:
         print(f"tokens-edu: {e}", file=sys.stderr, flush=True)

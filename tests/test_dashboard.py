@@ -25,7 +25,6 @@ from tokens_edu import Game, starter_decks
 from tokens_edu.bots import GreedyBot
 from tokens_edu.dashboard import TokenAuth, answers_csv, make_app, safe_cell
 from tokens_edu.journal import Journal
-from tokens_edu.replay import replay_board_html
 from tokens_edu.roster import Roster
 from tokens_edu.saved_games import GameStore
 
@@ -264,12 +263,18 @@ def test_replay_steps_are_the_records_positions(dash, db):
     record = game.to_record()
     import json
 
+    from tokens_edu.widgets.table import table_state
+
     for step in (0, 7, 20, 3, 19):
-        _, _, body = c.get(dash.root + f"games/{gid}?fragment=1&step={step}")
-        state = json.loads(body)
-        at = Game.from_record(dict(record, actions=record["actions"][:step]))
-        assert state["step"] == step and state["length"] == 20
-        assert state["board_html"] == replay_board_html(at)
+        for seat in (0, 1):
+            _, _, body = c.get(dash.root + f"games/{gid}?fragment=1&step={step}&seat={seat}")
+            got = json.loads(body)
+            at = Game.from_record(dict(record, actions=record["actions"][:step]))
+            assert got["step"] == step and got["length"] == 20 and got["seat"] == seat
+            want = table_state(at, seat, seat=seat, log_lines=got["state"]["log"])
+            assert {k: got["state"][k] for k in want} == json.loads(json.dumps(want))
+            for card in at.observation(1 - seat).hand:  # the other hand, beside the table
+                assert card.name.replace("'", "&#x27;") in got["other_hand_html"]
     status, _, _ = c.get(dash.root + "games/11111111-1111-1111-1111-111111111111")
     assert status == 404
 

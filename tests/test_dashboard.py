@@ -228,6 +228,24 @@ def test_the_wall_shows_answers_without_names(dash, db):
     assert "Fake videos can fool people." in page and "Check where a video comes from!" in page
     assert "Zanzibar" not in page and "Orla" not in page and "Vantwest" not in page
     assert "2 answers" in page and 'class="tile"' in page
+    _, _, page = teacher(dash).get(dash.root + "wall?lesson=wall-lesson&card=%3Cb%3ENo+such")
+    assert "No answers to this card yet" in page and "<b>No such" not in page
+
+
+@pytest.mark.parametrize("query", ["step=abc", "step=-5", "step=99999", "seat=7&step=2", "step=%00"])
+def test_odd_replay_addresses_are_calm(dash, db, query):
+    store = GameStore(db)
+    d = starter_decks()
+    game = Game.new(d[1], d[6], seed=4, names=("Cy", "Computer"))
+    gid = store.start(game, "Cy", "05-play-the-computer", page="p")
+    game.apply(game.legal_actions()[0])
+    store.save(gid, game, "p")
+    import json
+
+    status, _, body = teacher(dash).get(dash.root + f"games/{gid}?fragment=1&{query}")
+    assert status == 200
+    got = json.loads(body)
+    assert 0 <= got["step"] <= 1 and got["seat"] in (0, 1)
 
 
 def test_progress_grid_roster_and_games(dash, db):

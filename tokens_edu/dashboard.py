@@ -598,6 +598,10 @@ class WallHandler(BaseHandler):
                     '<button type="button" class="fullscreen">Full screen</button></form>')
         if df is None:
             body = '<p class="empty">No answers yet. The wall fills in as students save.</p>'
+        elif not len(df):
+            body = (f'<div class="wall"><h2 class="wall-card">{_e(card)}</h2>'
+                    '<p class="empty">No answers to this card yet. They appear here as students '
+                    "save them.</p></div>")
         else:
             question = df["prompt"].iloc[0] if len(df) else ""
             tiles = "".join(f'<div class="tile">{_e(a)}</div>'

@@ -295,6 +295,14 @@ def test_replay_steps_are_the_records_positions(dash, db):
                 assert card.name.replace("'", "&#x27;") in got["other_hand_html"]
     status, _, _ = c.get(dash.root + "games/11111111-1111-1111-1111-111111111111")
     assert status == 404
+    # the record file opens in ReplayView as the same game
+    status, headers, body = c.get(dash.root + f"games/{gid}.json")
+    assert status == 200 and "attachment" in headers["Content-Disposition"]
+    from tokens_edu.widgets import ReplayView
+
+    view = ReplayView(json.loads(body), step="end")
+    assert view.replay.game.state_key() == game.state_key()
+    assert Client(follow=False).get(dash.root + f"games/{gid}.json")[0] == 302  # teacher only
 
 
 def test_events_tell_the_page_when_an_answer_arrives(dash, db):

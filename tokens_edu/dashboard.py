@@ -688,7 +688,10 @@ class ReplayHandler(BaseHandler):
             f'<div class="replay-other-hand">{state["other_hand_html"]}</div>'
             f'<div class="replay-board"></div>'
             f'<script type="application/json" class="replay-state">{_json_for_html(state)}</script>'
-            f'<details class="replay-moves"><summary>Every move</summary><ol>{moves}</ol></details></div>')
+            f'<details class="replay-moves"><summary>Every move</summary><ol>{moves}</ol></details>'
+            f'<p class="note"><a href="{self.base}games/{_e(game_id)}.json" download>Download this game</a> '
+            "(a record file: open it in a notebook with <code>ReplayView(\"game.json\")</code> from "
+            "<code>tokens_edu.widgets</code>).</p></div>")
         self.page(title, body, "games")
 
     def step_json(self, replay, saved, step, seat=None) -> dict:
@@ -718,6 +721,20 @@ class ReplayHandler(BaseHandler):
                 "lines_html": "".join(f"<div>{_e(t)}</div>" for t in lines),
                 "state": state, "palette": {k: dict(v) for k, v in COLOR_STYLES.items()},
                 "other_hand_html": other_hand, "status": status}
+
+
+class RecordHandler(BaseHandler):
+    """A saved game's record as a ``.json`` file (for ``ReplayView`` in a notebook)."""
+
+    @tornado.web.authenticated
+    async def get(self, game_id: str):
+        saved = await self.run(self.data.games.get, game_id)
+        if saved is None:
+            raise tornado.web.HTTPError(404)
+        safe = "".join(ch if ch.isalnum() else "-" for ch in saved.student)[:40] or "game"
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.set_header("Content-Disposition", f'attachment; filename="{safe}-{game_id[:8]}.json"')
+        self.write(json.dumps(saved.record, indent=1))
 
 
 class EventsHandler(BaseHandler):
@@ -838,6 +855,7 @@ def make_app(url: str | None = None, auth=None, base_url: str = "/", poll: float
     handlers = [
         (r"", AnswersHandler), (r"export\.csv", ExportHandler), (r"progress", ProgressHandler),
         (r"wall", WallHandler), (r"games", GamesHandler), (r"games/([0-9a-f-]{36})", ReplayHandler),
+        (r"games/([0-9a-f-]{36})\.json", RecordHandler),
         (r"events", EventsHandler), (r"static/((?:dashboard|table)\.(?:js|css))", StaticHandler),
     ] + list(auth.login_handlers())
     routes = [(base + path, handler) for path, handler in handlers]

@@ -126,8 +126,8 @@ class DashboardData:
         self.url = url or default_url()
         self.journal = Journal(self.url)
         engine = self.journal._engine
-        self.roster = Roster(self.url, engine=engine)
-        self.games = GameStore(self.url, engine=engine)
+        self.roster = Roster(self.url, engine=engine, read_only=True)
+        self.games = GameStore(self.url, engine=engine, read_only=True)
         self._engine = engine
         self._replays: OrderedDict = OrderedDict()
 
@@ -142,9 +142,11 @@ class DashboardData:
 
         with self._engine.connect() as conn:
             a = conn.execute(sa.select(sa.func.count(), sa.func.max(answers_table.c.saved_at))).first()
-            g = conn.execute(sa.select(sa.func.count(), sa.func.max(games_table.c.updated_at),
-                                       sa.func.sum(games_table.c.moves))).first()
-            r = conn.execute(sa.select(sa.func.count(), sa.func.max(roster_table.c.code))).first()
+            g = (conn.execute(sa.select(sa.func.count(), sa.func.max(games_table.c.updated_at),
+                                        sa.func.sum(games_table.c.moves))).first()
+                 if self.games._ready() else ())
+            r = (conn.execute(sa.select(sa.func.count(), sa.func.max(roster_table.c.code))).first()
+                 if self.roster._ready() else ())
         return tuple(str(x) for x in (*a, *g, *r))
 
     def answers(self, student: str = "", lesson: str = "", card: str = "", search: str = "",

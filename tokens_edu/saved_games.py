@@ -44,7 +44,8 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["GameStore", "SavedGame", "GameMoved", "GameKeeper", "SUMMARY_COLUMNS", "snapshot"]
+__all__ = ["GameStore", "SavedGame", "GameMoved", "GameKeeper", "SUMMARY_COLUMNS", "snapshot",
+           "ensure_table"]
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +121,25 @@ class SavedGame:
                 f"{self.names[1]}, {self.moves} move{'s' if self.moves != 1 else ''}")
 
 
+def ensure_table(engine: sa.Engine, table: sa.Table, indexes=(), read_only: bool = False) -> bool:
+    """Make ``table`` (and its ``indexes``) when it is missing, looking first; True when it exists.
+
+    Looking first matters under JupyterHub, where a login may read a table it may not create
+    (the deploy's PostgreSQL makes the tables once). With ``read_only`` a missing table is not
+    made, and False says so (the reader then sees no rows).
+    """
+    with engine.connect() as conn:
+        if sa.inspect(conn).has_table(table.name):
+            return True
+    if read_only:
+        return False
+    with engine.begin() as conn:
+        conn.execute(CreateTable(table, if_not_exists=True))
+        for index in indexes:
+            conn.execute(CreateIndex(index, if_not_exists=True))
+    return True
+
+
 def _utc(value):
     if value is not None and value.tzinfo is None:
         return value.replace(tzinfo=timezone.utc)
@@ -156,24 +176,33 @@ class GameStore:
 
     Args:
         url: a SQLAlchemy database URL; None uses :func:`tokens_edu.journal.default_url`.
+        engine: an engine to use instead of making one from ``url``.
+        read_only: for the teacher's dashboard: never make the table; a missing one reads as
+            no games.
 
     Raises:
         ValueError: the database cannot be opened (plain words).
     """
 
-    def __init__(self, url: str | None = None, *, engine: sa.Engine | None = None):
+    def __init__(self, url: str | None = None, *, engine: sa.Engine | None = None,
+                 read_only: bool = False):
         from .journal import _make_engine, default_url
 
-        self.url = url or default_url()
+        self.url = url or (str(engine.url) if engine is not None else default_url())
         try:
             self._engine = engine if engine is not None else _make_engine(self.url)
-            with self._engine.begin() as conn:
-                conn.execute(CreateTable(games_table, if_not_exists=True))
-                conn.execute(CreateIndex(_by_student, if_not_exists=True))
+            self._exists = ensure_table(self._engine, games_table, (_by_student,), read_only)
         except sa.exc.SQLAlchemyError as e:
             log.exception("Cannot open the saved games at %s", self.url)
             raise ValueError(f"The saved games cannot be opened ({type(e).__name__}). "
                              "Ask your teacher to check it.") from None
+
+    def _ready(self) -> bool:
+        """True when the table exists (a reader looks again until a lesson has made it)."""
+        if not self._exists:
+            with self._engine.connect() as conn:
+                self._exists = sa.inspect(conn).has_table(games_table.name)
+        return self._exists
 
     # -- writing -------------------------------------------------------------------------
     def start(self, game, student: str, lesson: str = "", seats=("human", "greedy"),
@@ -269,12 +298,16 @@ class GameStore:
 
     def get(self, game_id: str, with_record: bool = True) -> SavedGame | None:
         """The saved game with id ``game_id`` (and its record), or None."""
+        if not self._ready():
+            return None
         with self._engine.connect() as conn:
             row = conn.execute(sa.select(games_table).where(games_table.c.id == str(game_id))).first()
         return self._saved(row, with_record) if row is not None else None
 
     def unfinished(self, student: str, lesson: str) -> SavedGame | None:
         """The student's latest game of ``lesson`` still being played (with its record), or None."""
+        if not self._ready():
+            return None
         q = (sa.select(games_table)
              .where(games_table.c.student == student, games_table.c.lesson == (lesson or ""),
                     games_table.c.status == "playing")
@@ -294,6 +327,8 @@ class GameStore:
         """
         import pandas as pd
 
+        if not self._ready():
+            return pd.DataFrame(columns=SUMMARY_COLUMNS)
         cols = [games_table.c[name] for name in SUMMARY_COLUMNS]
         q = sa.select(*cols).order_by(games_table.c.updated_at.desc())
         if student is not None:

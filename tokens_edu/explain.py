@@ -254,11 +254,13 @@ def _deploy(r: _Reader, a: Action) -> IllegalAction:
         if why is not None:
             _, cost, data = why
             tax = cost - card.cost
-            more = f" ({card.cost} + {tax} because it would be your System number {len(s.systems[p]) + 1})" if tax else ""
+            n = len(s.systems[p]) + 1
+            nth = f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+            more = f" That is {card.cost}, plus {tax} because it would be your {nth} System." if tax else ""
             payers = rules.big_data_payers(s, p, x)
             alt = (f" You could pay with Big Data instead: 'deploy {card.name} with Big Data "
                    f"{r.label(payers[0])}'.") if payers else ""
-            return r.err(f"{card.name} costs {cost} Data{more}, but you have {data} ready Data.{alt}",
+            return r.err(f"{card.name} costs {cost} Data, but you have {data} ready Data.{more}{alt}",
                          "R10" if tax else "R11" if payers else "R9")
     kind = rules.deploy_target_kind(s, x)
     if card.type == "Tool":
@@ -305,8 +307,8 @@ def _task_or_audit(r: _Reader, a: Action) -> IllegalAction:
         return r.err(f"{tname} is upright: you can only Audit a System that is sideways.", "R14")
     if why[0] == "no-audit":
         return r.err(f"{tname} can't be Audited this turn (Regulation Debate).", "R14")
-    return r.err(f"{tname} is Highly Trusted (Trust {s.card[target].tru}): a System with lower Trust, like "
-                 f"{r.label(mine)} (Trust {s.card[mine].tru}), can't Audit it.", "R14")
+    return r.err(f"{tname} is Highly Trusted, with Trust {s.card[target].tru}. {r.label(mine)} has less Trust "
+                 f"({s.card[mine].tru}), so it can't Audit it.", "R14")
 
 
 def _use(r: _Reader, a: Action) -> IllegalAction:

@@ -12,13 +12,22 @@ One row per saved answer, with the columns of :data:`COLUMNS`:
 
 Where the rows live is a SQLAlchemy URL:
 
-1. ``TOKENS_EDU_DB_URL`` when set (for example a PostgreSQL server for a whole school);
+1. ``TOKENS_EDU_DB_URL`` when set (for example a PostgreSQL server for a whole school:
+   ``postgresql+psycopg://ana@db.school.example/tokens``, with ``pip install tokens-edu[postgres]``);
 2. else an SQLite file ``journal.sqlite`` in the folder ``TOKENS_EDU_DATA``;
 3. else the same file in the per-user data folder (``platformdirs.user_data_dir("tokens-edu")``).
 
+A database password is never part of the URL: it comes from ``TOKENS_EDU_DB_PASSWORD`` (or
+PostgreSQL's own ``PGPASSWORD`` / ``~/.pgpass``), so it shows on no command line, page or log
+line. Log lines and ``repr`` show the URL with any password masked.
+
 SQLite runs in WAL mode with a busy timeout, and writes take the write lock up front
 (``BEGIN IMMEDIATE``), so many Voila kernels (one per student page) can save at the same moment
-without losing a row. No connection is kept open between saves (``NullPool``).
+without losing a row. No connection is kept open between saves (``NullPool``): a class of 30,
+or a school of 1,000 kernels, holds no idle database connections; each save opens one for a
+few milliseconds. Against PostgreSQL, server-side prepared statements are off
+(``prepare_threshold=None``), so a pooler such as PgBouncer in transaction mode can sit in front
+of the database and share a few server connections among all kernels (see ``docs/deploy.md``).
 
 Example::
 
@@ -256,11 +265,38 @@ def _set_sqlite_pragmas(dbapi_connection, connection_record) -> None:
         cursor.close()
 
 
+#: Seconds a kernel waits for the database server to accept a connection.
+CONNECT_TIMEOUT_S = 10
+
+
+def _shown_url(url: str) -> str:
+    """``url`` with any password masked (``***``), for log lines and messages."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL at all: show only its kind
+        return url.split("://", 1)[0] + "://..." if "://" in url else "(a database URL)"
+
+
 def _make_engine(url: str) -> sa.Engine:
-    """An Engine for ``url``: no pooled connections; SQLite set up for many writers."""
+    """An Engine for ``url``: no pooled connections; SQLite set up for many writers.
+
+    For a server database (PostgreSQL), the password comes from ``TOKENS_EDU_DB_PASSWORD`` when
+    set (never from the command line); no connection is pooled in the kernel (``NullPool``),
+    connecting waits at most :data:`CONNECT_TIMEOUT_S` s, and psycopg never prepares statements
+    on the server (so PgBouncer's transaction pooling works).
+    """
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return sa.create_engine(url, poolclass=NullPool)
+        password = os.environ.get("TOKENS_EDU_DB_PASSWORD")
+        if password:
+            parsed = parsed.set(password=password)
+        connect_args: dict = {}
+        if parsed.get_backend_name() == "postgresql":
+            connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
+            connect_args["application_name"] = "tokens-edu"
+            if parsed.get_driver_name() == "psycopg":
+                connect_args["prepare_threshold"] = None
+        return sa.create_engine(parsed, poolclass=NullPool, connect_args=connect_args)
     memory = parsed.database in (None, "", ":memory:")
     # isolation_level="IMMEDIATE": the sqlite3 driver starts each INSERT's transaction with
     # BEGIN IMMEDIATE, taking the write lock at once (waiting up to the busy timeout) instead of
@@ -285,6 +321,29 @@ def _insert_or_ignore(engine: sa.Engine, row: dict):
     else:
         return None
     return insert(answers_table).values(**row).on_conflict_do_nothing(index_elements=["id"])
+
+
+def _ensure_table(engine: sa.Engine) -> None:
+    """Make the answers table and its index when they are missing.
+
+    Looks first, so a database role that may only read and add rows (a student's role under
+    row-level security, see ``deploy/jupyterhub``) opens an existing journal without needing
+    the right to create tables. Many kernels making a fresh database at once is fine: the
+    statements say IF NOT EXISTS, and one lost race (PostgreSQL reports it as a duplicate) is
+    tried once more.
+    """
+    for attempt in (1, 2):
+        with engine.connect() as conn:
+            if sa.inspect(conn).has_table(answers_table.name):
+                return
+        try:
+            with engine.begin() as conn:
+                conn.execute(CreateTable(answers_table, if_not_exists=True))
+                conn.execute(CreateIndex(_by_student, if_not_exists=True))
+            return
+        except sa.exc.IntegrityError:
+            if attempt == 2:
+                raise
 
 
 class Journal:
@@ -319,11 +378,14 @@ class Journal:
             self._student = _clean_name(student)
         try:
             self._engine = _make_engine(self.url)
-            with self._engine.begin() as conn:
-                conn.execute(CreateTable(answers_table, if_not_exists=True))
-                conn.execute(CreateIndex(_by_student, if_not_exists=True))
+            _ensure_table(self._engine)
+        except ImportError as e:  # the URL names a database driver that is not installed
+            log.error("Cannot open the journal at %s: %s", _shown_url(self.url), e)
+            raise ValueError(f"The answers store cannot be opened: its database driver is "
+                             f"missing ({e.name or e}). Ask your teacher to install "
+                             "tokens-edu[postgres].") from None
         except sa.exc.SQLAlchemyError as e:
-            log.exception("Cannot open the journal at %s", self.url)
+            log.exception("Cannot open the journal at %s", _shown_url(self.url))
             raise ValueError(f"The answers store cannot be opened ({type(e).__name__}). "
                              "Ask your teacher to check it.") from None
 
@@ -496,4 +558,4 @@ class Journal:
 
     def __repr__(self) -> str:
         who = self._student or "no name yet"
-        return f"<Journal {self.url!r} student={who!r} lesson={self.lesson!r}>"
+        return f"<Journal {_shown_url(self.url)!r} student={who!r} lesson={self.lesson!r}>"

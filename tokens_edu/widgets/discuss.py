@@ -85,6 +85,8 @@ class DiscussBox(widgets.VBox):
         card: a :class:`~tokens_edu.cards.Card` or a card's name (any case).
         journal: the :class:`~tokens_edu.journal.Journal` to save in (its ``student`` and
             ``lesson`` say whose answer and where); None opens the default ``Journal()``.
+        prompt: the question to ask instead of the card's own Discuss question (a notebook's
+            own question about the card's idea); saved with each answer. None: the card's.
         **kwargs: passed to ``ipywidgets.VBox``.
 
     Attributes:
@@ -108,8 +110,11 @@ class DiscussBox(widgets.VBox):
             cannot be opened.
     """
 
-    def __init__(self, card, journal=None, **kwargs):
+    def __init__(self, card, journal=None, prompt: str | None = None, **kwargs):
         self.card = _resolve_card(card)
+        if prompt is not None and (not isinstance(prompt, str) or not prompt.strip()):
+            raise ValueError("A Discuss question must be some text.")
+        self.prompt = prompt if prompt is not None else self.card.discuss
         if journal is None:
             from ..journal import Journal
 
@@ -122,7 +127,7 @@ class DiscussBox(widgets.VBox):
         self.card_view.add_class("tokens-discuss-card")
         self.question = widgets.HTML(
             f'<p style="font-size:16px;margin:6px 0"><strong>Discuss:</strong> '
-            f"{html.escape(self.card.discuss or 'What do you think about this card?')}</p>")
+            f"{html.escape(self.prompt or 'What do you think about this card?')}</p>")
         self.question.add_class("tokens-discuss-question")
 
         self.name_box: widgets.Text | None = None
@@ -263,7 +268,7 @@ class DiscussBox(widgets.VBox):
         else:
             answer_id = str(uuid.uuid4())
         self._attempt = (key, answer_id)
-        saved_id = self.journal.save(self.card, text, prompt=self.card.discuss, answer_id=answer_id)
+        saved_id = self.journal.save(self.card, text, prompt=self.prompt, answer_id=answer_id)
         self.last_saved_id = saved_id
         self._say(f"Saved at {datetime.now().strftime('%H:%M')}. Well done, {self.journal.student}!")
         return saved_id

@@ -84,6 +84,9 @@ class Card:
         number: the card's number in the set (1-70).
         mechanic: what the card does, restated plainly (the source of truth for the engine).
         rules_text, definition, discuss, learn_more: the card's printed-style words (our own).
+
+    In a notebook a Card shows itself as its card face: :mod:`tokens_edu.render` (imported with
+    the package) gives the class its ``_repr_html_``, so this data module needs no drawing code.
     """
 
     name: str
@@ -131,11 +134,6 @@ class Card:
 
     def __str__(self) -> str:
         return self.name
-
-    def _repr_html_(self) -> str:
-        from .render import render_card
-
-        return render_card(self)
 
 
 class UnknownCard(KeyError):

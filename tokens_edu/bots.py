@@ -94,8 +94,11 @@ _USEFUL_ACTIONS = {"AI Career Path", "Cognitive Offload", "Training Data", "Imag
 _NO_TASK = {"Manual Override", "Ambiguous Input", "Retraining Pause", "Compliance Review", "Job Disruption"}
 _TOOL_REMOVAL = {"Defunct", "Discontinued", "Outdated", "Expired", "Obsolete"}
 _DRAW_TOOLS = {"Python", "CPU", "Feature Vector", "Tensor"}
-#: How much one Token is worth in :func:`card_value` units: a System's value counts its Tokens twice.
-TOKEN_VALUE = 2.0
+#: What one Token of a Task given up is worth in :func:`card_value` units (where a System's
+#: Tokens count twice, for the Tasks it will run). Chosen by measuring Greedy self-play over the
+#: starter-deck pairings: 0 (never weigh the Task) lets the second player win 67% of games;
+#: 1.75 gives the first player about half (benchmarks/selfplay.py prints the figure).
+TOKEN_VALUE = 1.75
 
 # Score tiers: GreedyBot takes the best-scoring move; a tier holds one kind of move.
 _WIN, _TRAIN, _DEPLOY_SYSTEM, _DEPLOY_TOOL, _USE, _AUDIT, _TASK, _ACTION = (

@@ -31,11 +31,11 @@ TARGET_WORDS = {
 
 _NUMBER = re.compile(r" #\d+")
 _VERBS = {  # a bare verb: what it needs, and which legal actions answer it
-    "train": ("a card from your hand, like 'train Chatbot'", "train"),
-    "deploy": ("a card from your hand, like 'deploy Chatbot'", "deploy"),
-    "task": ("one of your Systems, like 'task Chatbot'", "task"),
-    "audit": ("your System and a sideways System of your opponent's, like 'audit Chatbot -> Sensor'", "audit"),
-    "use": ("one of your Tools, like 'use Python'", "use"),
+    "train": ("the name of a card in your hand", "train"),
+    "deploy": ("the name of a card in your hand", "deploy"),
+    "task": ("the name of one of your Systems", "task"),
+    "audit": ("two Systems: one of yours, then an arrow (->) and a sideways System of the other player", "audit"),
+    "use": ("the name of one of your Tools", "use"),
     "choose": ("one of the options", "choose"),
 }
 _WHAT_NOW = {"train": "train a card", "deploy": "deploy a card", "task": "Run a Task",
@@ -212,7 +212,7 @@ def _bare_verb(r: _Reader, verb: str) -> IllegalAction:
         return r.err(f"'{verb}' needs {need}. Right now you can: {_listing(can)}.", None)
     others = [x for x in r.legal if x.kind != "end"]
     tail = f" Right now you can: {_listing(others)}, or end your turn." if others else " You can end your turn."
-    return r.err(f"'{verb}' needs {need}, but you can't {_WHAT_NOW[verb]} right now.{tail}", None)
+    return r.err(f"'{verb}' needs {need}. You can't {_WHAT_NOW[verb]} right now.{tail}", None)
 
 
 def _train(r: _Reader, a: Action) -> IllegalAction:

@@ -67,6 +67,7 @@ def _login(browser, hub, name):
     """A browser window where ``name`` logged in through the Hub's login form and waited for
     their server to start (the Hub then shows the lesson list)."""
     context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(120_000)
     context.route("**/*", _only_loopback)
     page = context.new_page()
     page.goto(f"{hub.url}/hub/login")

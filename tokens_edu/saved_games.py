@@ -37,7 +37,6 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
-from sqlalchemy.schema import CreateIndex, CreateTable
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -153,16 +152,15 @@ class GameStore:
     """
 
     def __init__(self, url: str | None = None, *, engine: sa.Engine | None = None):
-        from .journal import _make_engine, default_url
+        from .journal import _ensure_table, _make_engine, _shown_url, default_url
 
         self.url = url or default_url()
         try:
             self._engine = engine if engine is not None else _make_engine(self.url)
-            with self._engine.begin() as conn:
-                conn.execute(CreateTable(games_table, if_not_exists=True))
-                conn.execute(CreateIndex(_by_student, if_not_exists=True))
+            # looks first: a student's database login on JupyterHub may not create tables
+            _ensure_table(self._engine, games_table, _by_student)
         except sa.exc.SQLAlchemyError as e:
-            log.exception("Cannot open the saved games at %s", self.url)
+            log.exception("Cannot open the saved games at %s", _shown_url(self.url))
             raise ValueError(f"The saved games cannot be opened ({type(e).__name__}). "
                              "Ask your teacher to check it.") from None
 
@@ -291,7 +289,9 @@ class GameStore:
         return df
 
     def __repr__(self) -> str:
-        return f"<GameStore {self.url!r}>"
+        from .journal import _shown_url
+
+        return f"<GameStore {_shown_url(self.url)!r}>"
 
 
 class GameKeeper:

@@ -132,6 +132,10 @@ c.Spawner.args = [
     "--MappingKernelManager.cull_interval=60",
     "--MappingKernelManager.cull_connected=False",
     "--VoilaExecutor.iopub_timeout=30",
+    # kernels talk to Voila over Unix sockets, not TCP ports: many servers starting kernels at
+    # once picked the same free port (measured: "ZMQError: Address already in use", a page
+    # stuck for 5 minutes), and other users of the machine cannot reach a kernel's sockets
+    "--KernelManager.transport=ipc",
     "--ContentsManager.hide_globs=scenarios",
     "--ContentsManager.hide_globs=__pycache__",
 ]

@@ -239,3 +239,8 @@ def test_lessons_define_ai_model_and_token_early():
         assert re.search(rf"\*\*{re.escape(word)}\*\*: {re.escape(meaning)}", first, re.I), \
             f"lesson 1 does not define {word} as the glossary does"
         assert meaning.replace('"', "&quot;") in glossary_html()
+    from tokens_edu.widgets import CardGallery
+
+    gallery = CardGallery()
+    assert gallery.children[0] is gallery.words and "AI, data, model, token" in gallery.words.get_title(0)
+    assert gallery.words.children[0].value == glossary_html()

@@ -39,6 +39,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
+from sqlalchemy.schema import CreateIndex, CreateTable
 
 if TYPE_CHECKING:
     import pandas as pd

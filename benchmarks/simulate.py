@@ -41,10 +41,13 @@ def main() -> None:
     rates: dict[int, list[float]] = {}
     tables = {}
     for processes in (1, 2):
-        for _ in range(args.repeat):
+        for run in range(args.repeat):
             seconds, table = timed(args.decks, args.games, processes, args.seed)
             rates.setdefault(processes, []).append(args.games / seconds)
             tables[processes] = table
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+            print(f"  run {run + 1}, {processes} process{'es' if processes > 1 else ''}: {args.games / seconds:8.1f} games/s "
+                  f"({seconds:.1f} s; load average {load:.1f} now)", flush=True)
         r = sorted(rates[processes])
         print(f"{processes} process{'es' if processes > 1 else '  '}: {statistics.median(r):8.1f} games/s "
               f"(min {r[0]:.1f}, max {r[-1]:.1f}); {args.games / statistics.median(r):6.1f} s for the games")

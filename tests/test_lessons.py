@@ -384,13 +384,14 @@ def test_lesson_widgets_have_no_code_only_text():
 
 
 
-def test_lesson_prose_has_no_rule_numbers_and_warns_about_reloading():
-    """Rule numbers like (R8) are for teachers; the game lessons say a reload starts over."""
+def test_lesson_prose_has_no_rule_numbers_and_says_games_are_kept():
+    """Rule numbers like (R8) are for teachers; the game lessons say how to continue after a
+    reload (games are kept: tokens_edu.widgets.keep)."""
     for path in LESSONS.glob("*.ipynb"):
         prose = " ".join("".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "markdown")
         assert not re.search(r"\(R\d", prose), path.name
         if path.stem in ("05-play-the-computer", "06-hot-seat"):
-            assert "reload or close the page, the game starts over" in prose, path.name
+            assert "Continue your game" in prose and "reloads or closes" in prose, path.name
     hot = " ".join("".join(c["source"]) for c in load(LESSONS / "06-hot-seat.ipynb")["cells"])
     assert "your own name" in hot and "Your name" in hot
 

@@ -110,6 +110,10 @@ def add_teacher_command(sub) -> None:
     teacher.add_argument("--password-file", metavar="FILE", type=Path, default=None,
                          help="a file whose first line is a teacher password (accepted as well "
                               "as the token)")
+    teacher.add_argument("--lessons", metavar="DIR", type=Path, default=None,
+                         help="the lessons folder, as given to 'tokens-edu serve' (its Discuss "
+                              "questions are the progress grid's columns; default: the "
+                              "project's lessons)")
     teacher.add_argument("--base-url", default="/", metavar="PATH",
                          help="serve under this path, e.g. /teacher/ behind a proxy (default: /)")
     teacher.set_defaults(run=run_teacher)
@@ -203,7 +207,10 @@ def run_teacher(args: argparse.Namespace) -> int:
                   flush=True)
 
     try:
-        serve(port=args.port, host=args.host, url=url, auth=auth, base_url=args.base_url, ready=ready)
+        from .cli import DEFAULT_LESSONS
+
+        serve(port=args.port, host=args.host, url=url, auth=auth, base_url=args.base_url, ready=ready,
+              lessons=args.lessons.expanduser() if args.lessons else DEFAULT_LESSONS)
     except KeyboardInterrupt:
         print("Stopped.", flush=True)
         return 0

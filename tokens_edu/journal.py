@@ -323,8 +323,8 @@ def _insert_or_ignore(engine: sa.Engine, row: dict):
     return insert(answers_table).values(**row).on_conflict_do_nothing(index_elements=["id"])
 
 
-def _ensure_table(engine: sa.Engine) -> None:
-    """Make the answers table and its index when they are missing.
+def _ensure_table(engine: sa.Engine, table: sa.Table | None = None, *indexes: sa.Index) -> None:
+    """Make ``table`` (default: the answers table and its index) and ``indexes`` when missing.
 
     Looks first, so a database role that may only read and add rows (a student's role under
     row-level security, see ``deploy/jupyterhub``) opens an existing journal without needing
@@ -332,14 +332,17 @@ def _ensure_table(engine: sa.Engine) -> None:
     statements say IF NOT EXISTS, and one lost race (PostgreSQL reports it as a duplicate) is
     tried once more.
     """
+    if table is None:
+        table, indexes = answers_table, (_by_student,)
     for attempt in (1, 2):
         with engine.connect() as conn:
-            if sa.inspect(conn).has_table(answers_table.name):
+            if sa.inspect(conn).has_table(table.name):
                 return
         try:
             with engine.begin() as conn:
-                conn.execute(CreateTable(answers_table, if_not_exists=True))
-                conn.execute(CreateIndex(_by_student, if_not_exists=True))
+                conn.execute(CreateTable(table, if_not_exists=True))
+                for index in indexes:
+                    conn.execute(CreateIndex(index, if_not_exists=True))
             return
         except sa.exc.IntegrityError:
             if attempt == 2:

@@ -138,10 +138,13 @@ def plan_capacity(lessons: int, pool_size: int | None = None, max_students: int 
                   free_mib: float | None = None, kernel_mib: float = KERNEL_MIB) -> Capacity:
     """Share this computer's memory between students' pages and warm kernels.
 
-    ``kernels = (free - RESERVE_MIB) / kernel_mib``: what the free memory holds. Students come
-    first: warm kernels per lesson default to ``min(CLASS_SIZE, kernels // (lessons + 1))`` (room
-    for at least one class besides them), and the cap on students defaults to ``kernels`` (warm
-    kernels of other lessons are stopped to make room for a student's page when needed).
+    ``kernels = (free - RESERVE_MIB) / kernel_mib``: what the free memory holds. Warm kernels per
+    lesson default to ``min(CLASS_SIZE, kernels // lessons)``, and the cap on students to
+    ``kernels``: students come first, because a student's page takes a warm kernel (which then
+    is a page kernel), and when a page needs a kernel of its own or a lesson's warm kernels are
+    replaced while the computer is full, warm kernels of other lessons are stopped to make room
+    (``tokens_edu.voila_server``). So a class arriving at one lesson gets its warm kernels, and
+    the warm kernels follow the class from lesson to lesson.
 
     Args:
         lessons: lessons that keep warm kernels (the start page counts).
@@ -159,7 +162,7 @@ def plan_capacity(lessons: int, pool_size: int | None = None, max_students: int 
     kernels = max(1, int((memory - RESERVE_MIB) // kernel_mib))
     lessons = max(0, lessons)
     if pool_size is None:
-        pool_size = min(CLASS_SIZE, max(1, kernels // (lessons + 1))) if lessons else 0
+        pool_size = min(CLASS_SIZE, max(1, kernels // lessons)) if lessons else 0
     if max_students is None:
         max_students = kernels
     return Capacity(free_mib, kernels, max(1, max_students), pool_size, lessons)
@@ -205,7 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Serve the lessons folder with Voila at http://127.0.0.1:PORT/. Each lesson keeps "
             "warm kernels that have already run it, so a class opening a page at once waits "
-            "about a second: without options, up to 30 per lesson when the free memory allows "
+            "about a second: without options, up to 30 per lesson as the free memory allows, "
+            "and warm kernels of unused lessons give way to students when memory is short "
             f"(each uses about {KERNEL_MIB} MiB; they start one every {START_STEP} s, the "
             "lessons taking turns, so 30 for each of 7 pages are all ready after about 11 "
             "minutes). To start faster and use less memory, warm only today's lesson: "
@@ -226,8 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "there is no login, so do that only on a school network you trust")
     serve.add_argument("--pool-size", type=_count(0, 500), default=None, metavar="N",
                        help=f"warm kernels kept ready per lesson; 0 turns them off (default: "
-                            f"up to {CLASS_SIZE}, as many as the free memory allows while "
-                            "leaving room for a class)")
+                            f"up to {CLASS_SIZE}, as many as the free memory allows)")
     serve.add_argument("--max-students", type=_count(1, 5000), default=None, metavar="N",
                        help="most lesson pages open at once; past it a page says the class is "
                             "full (default: what the free memory holds, at about "
@@ -299,7 +302,8 @@ def connection_root() -> Path:
 def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: int = 600,
                   preheat_only: list[str] | None = None,
                   refill_delay: int = DEFAULT_REFILL_DELAY, host: str = HOST,
-                  max_students: int = 0, connection_dir: Path | None = None) -> list[str]:
+                  max_students: int = 0, connection_dir: Path | None = None,
+                  max_kernels: int = 0) -> list[str]:
     """The command line that starts Voila for ``serve`` (a list for ``subprocess``).
 
     Args:
@@ -311,6 +315,7 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         refill_delay: seconds before a taken warm kernel is replaced.
         host: the address to listen on (default 127.0.0.1).
         max_students: the most pages with a kernel at once; 0: no cap.
+        max_kernels: the most kernels (pages and warm ones) this computer holds; 0: no limit.
         connection_dir: the folder for kernel connection files (default
             :func:`connection_root`).
 
@@ -320,7 +325,8 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
     pooled = (len(preheat_only) if preheat_only
               else len(_lesson_names(lessons)) if lessons.is_dir() else 1)
     settings = {"step": float(START_STEP), "lessons": max(1, pooled) if pool_size else 1,
-                "max_students": int(max_students), "hidden": HIDDEN_IN_LIST}
+                "max_students": int(max_students), "max_kernels": int(max_kernels),
+                "kernel_mib": KERNEL_MIB, "hidden": HIDDEN_IN_LIST}
     program = _VOILA_MAIN.format(path=str(Path(__file__).resolve().with_name("voila_server.py")),
                                  settings=json.dumps(settings))
     cmd = [
@@ -550,7 +556,8 @@ def _serve(args: argparse.Namespace) -> int:
     # cleanly (SIGTERM is forwarded; the child also gets SIGTERM if this process dies, so no
     # server is left behind).
     cmd = voila_command(lessons, args.port, plan.pool_size, args.cull_idle_timeout, preheat_only,
-                        args.refill_delay, args.host, plan.max_students, root)
+                        args.refill_delay, args.host, plan.max_students, root,
+                        max_kernels=max(plan.kernels, plan.warm + 1))
     shown = HOST if args.host in ("0.0.0.0", "::", "") else args.host
     url = f"http://{shown}:{args.port}/"
     answers = (env.get("TOKENS_EDU_DB_URL") or env.get("TOKENS_EDU_DATA") or str(data))
@@ -572,10 +579,10 @@ def _serve(args: argparse.Namespace) -> int:
           f"Warm kernels: {warm}.\n"
           f"Answers are saved in {answers}.\n"
           f"Open {url} in a browser. {begin}Press Ctrl-C to stop.", flush=True)
-    if plan.warm + 1 > plan.kernels and plan.pool_size:
-        print(f"Note: {plan.warm} warm kernels need about {_gib(plan.warm * KERNEL_MIB)}; "
-              "warm kernels stop starting when memory runs short, and give way to students.",
-              flush=True)
+    if plan.warm > plan.kernels and plan.pool_size:
+        print(f"Note: {plan.warm} warm kernels need about {_gib(plan.warm * KERNEL_MIB)}, more "
+              "than is free: they stop starting when memory runs short, and give way to "
+              "students.", flush=True)
     if shown != args.host:
         print("Other computers open the same address with this computer's network address "
               f"instead of {HOST}.", flush=True)

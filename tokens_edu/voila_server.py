@@ -70,6 +70,8 @@ DEFAULTS = {
     "step": 3.0,  # seconds between two warm kernels starting
     "lessons": 1,  # lessons with warm kernels (they take turns at start)
     "max_students": 0,  # pages with a kernel at once; 0: no cap
+    "max_kernels": 0,  # kernels this computer holds (pages and warm ones); 0: no limit
+    "kernel_mib": 90,  # memory one kernel uses (MiB), for refills when memory is short
     "min_free_mib": 300,  # below this much free memory a new page gets "the class is full"
     "hidden": ["scenarios"],  # folders of the lessons folder that are not browsable
     "page_timeout": 90,  # seconds a page may take to render once asked for
@@ -155,13 +157,31 @@ class ServeState:
         """Pages that hold a kernel now, plus pages that are getting one."""
         return len(self.pages) + len(self.waiting)
 
-    def is_full(self) -> str | None:
-        """Why a new page cannot get a kernel now ("cap" or "memory"), or None."""
+    def warm(self) -> int:
+        """Warm kernels (ready, starting or planned) over every lesson."""
+        pools = getattr(self.km, "_pools", None) or {}
+        return sum(len(pool) for pool in pools.values())
+
+    def is_full(self, notebook: str | None = None) -> str | None:
+        """Why a new page of ``notebook`` cannot get a kernel now ("cap" or "memory"), or None.
+
+        When the page will start a kernel of its own and this computer is at its kernel limit
+        (or short of memory), warm kernels of other lessons give way first (they are stopped
+        to make room: students come before warm kernels).
+        """
         cap = int(self.settings["max_students"])
         if cap and self.students() >= cap:
             return "cap"
+        km = self.km
+        own = not (km is not None and notebook and km.get_pool_size(notebook) > 0)
+        limit = int(self.settings["max_kernels"])
         free = mem_available_mib()
-        if free is not None and free < float(self.settings["min_free_mib"]):
+        short = free is not None and free < float(self.settings["min_free_mib"])
+        over = bool(limit) and self.students() + self.warm() >= limit
+        if own and (short or over) and hasattr(km, "make_room"):
+            if km.make_room(1, keep=notebook):
+                return None
+        if short:
             return "memory"
         return None
 
@@ -325,6 +345,58 @@ def kernel_manager(cls: type, preheat: bool, schedule: StartSchedule | None = No
                 return config.get(notebook_name, default).get("pool_size",
                                                               default.get("pool_size", 1))
 
+            def _room(self, notebook_name, missing: int) -> int:
+                """How many of ``missing`` new warm kernels fit (stopping other lessons' warm
+                kernels when this computer is at its kernel limit or short of memory)."""
+                settings = state.settings
+                limit = int(settings["max_kernels"])
+                room = missing if not limit else limit - state.students() - state.warm()
+                free = mem_available_mib()
+                if free is not None:
+                    by_memory = int((free - float(settings["min_free_mib"]))
+                                    // max(1.0, float(settings["kernel_mib"])))
+                    room = min(room, by_memory)
+                if room < missing:
+                    room += self.make_room(missing - max(room, 0), keep=notebook_name)
+                return max(0, min(missing, room))
+
+            def make_room(self, count: int, keep: str | None = None) -> int:
+                """Stop up to ``count`` warm kernels of lessons other than ``keep``, from the
+                lesson with the most first; ones not started yet go first (they cost nothing).
+
+                Returns:
+                    int: how many were stopped.
+                """
+                now = asyncio.get_event_loop().time()
+                starts = self._starts()
+                freed = 0
+                while freed < count:
+                    lessons = sorted(((len(pool), name) for name, pool in self._pools.items()
+                                      if name != keep and pool), reverse=True)
+                    victim = None
+                    for _, name in lessons:
+                        pool = self._pools[name]
+                        waiting = [i for i, t in enumerate(pool)
+                                   if not t.done() and starts.get(t, 0.0) > now]
+                        ready = [i for i, t in enumerate(pool) if _ready(t)]
+                        if waiting or ready:
+                            victim = (name, (waiting or ready)[-1])
+                            break
+                    if victim is None:
+                        break
+                    task = self._pools[victim[0]].pop(victim[1])
+                    if task.done():
+                        content = task.result()
+                        if content.get("task") is not None:
+                            content["task"].cancel()  # its pre-render waits for a page
+                        asyncio.ensure_future(_stop_quietly(self, content["kernel_id"]))
+                    else:
+                        task.cancel()
+                    freed += 1
+                if freed:
+                    log.info("Stopped %d warm kernel(s) of other lessons to make room.", freed)
+                return freed
+
             def fill_if_needed(self, delay=None, notebook_name=None,
                                extra_kernel_env_variables={}, **kwargs):
                 pool = self._pools.get(notebook_name, [])
@@ -332,7 +404,8 @@ def kernel_manager(cls: type, preheat: bool, schedule: StartSchedule | None = No
                 delay = self.fill_delay if delay is None else delay
                 now = asyncio.get_event_loop().time()
                 missing = max(0, self._wanted_size(notebook_name) - len(pool))
-                times = schedule.plan(now, delay, missing, at_start)
+                allowed = missing if at_start else self._room(notebook_name, missing)
+                times = schedule.plan(now, delay, allowed, at_start)
                 schedule.planned = list(times)
                 before = set(pool)
                 try:
@@ -341,7 +414,11 @@ def kernel_manager(cls: type, preheat: bool, schedule: StartSchedule | None = No
                 finally:
                     schedule.planned = []
                 starts = self._starts()
-                new = [t for t in self._pools.get(notebook_name, []) if t not in before]
+                pool = self._pools.get(notebook_name, [])
+                new = [t for t in pool if t not in before]
+                for task in new[allowed:]:  # no room for these: they never start
+                    task.cancel()
+                    pool.remove(task)
                 for task, at in zip(new, times):
                     starts[task] = at
                 return result
@@ -473,7 +550,7 @@ def page_handler(base: type, state: ServeState | None = None) -> type:
             self.xsrf_token  # noqa: B018 (a property that sets the cookie)
             if path and _hidden(path, state.settings["hidden"]):
                 raise tornado.web.HTTPError(404)
-            why = state.is_full()
+            why = state.is_full(path)
             if why:
                 state.full_count += 1
                 if state.full_count == 1 or state.full_count % 10 == 0:

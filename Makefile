@@ -1,7 +1,9 @@
 # Tokens TCG teaching kit. Two commands:
 #   make serve   serve the lessons to a class (http://127.0.0.1:8866/)
 #   make test    build .venv if needed, then run the whole test suite and the notebook smoke test
-# Also: make bench (benchmarks/*.py), make clean (remove .venv and build leftovers).
+#   make lab     (for students who code) JupyterLab on notebooks/ with the project's kernel
+# Also: make teacher (the teacher dashboard), make bench (benchmarks/*.py), make clean (remove
+# .venv and build leftovers).
 # Options: make serve SERVE_ARGS="--pool-size 30 --data-dir /srv/answers"
 
 PYTHON ?= python3
@@ -10,8 +12,10 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NOTEBOOK_DIRS := lessons notebooks
 SERVE_ARGS ?=
+LAB_ARGS ?=
+TEACHER_ARGS ?=
 
-.PHONY: all venv test test-unit test-notebooks serve bench clean
+.PHONY: all venv test test-unit test-notebooks serve lab teacher bench clean
 
 all: test
 
@@ -48,6 +52,18 @@ test-notebooks: $(STAMP)
 
 serve: $(STAMP)
 	$(VENV)/bin/tokens-edu serve $(SERVE_ARGS)
+
+# JupyterLab on the notebooks folder; the "python3" kernel is this venv's (see $(STAMP)).
+# Options go in LAB_ARGS, e.g. make lab LAB_ARGS="--no-browser --port 8890". As root (a
+# container), JupyterLab refuses to start without --allow-root, so it is added then.
+LAB_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
+
+# The teacher dashboard (answers, progress, answer wall, games) at http://127.0.0.1:8867/
+# Options: make teacher TEACHER_ARGS="--data-dir /srv/answers"
+teacher: $(STAMP)
+	$(VENV)/bin/tokens-edu teacher $(TEACHER_ARGS)
 
 bench: $(STAMP)
 	@set -e; for f in benchmarks/*.py; do echo "== $$f"; $(PY) "$$f"; done

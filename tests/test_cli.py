@@ -132,8 +132,25 @@ def test_voila_command_has_pool_and_culler(tmp_path):
     assert not any("preheat" in a or "pool_size" in a for a in off)
 
 
-def test_default_lessons_folder_is_next_to_the_package():
+def test_default_lessons_folder_is_the_kits_own():
+    """In a checkout (editable install) the top-level lessons/; in a wheel the bundled copy
+    (tests/test_package.py checks that one)."""
+    from tokens_edu.bundle import lessons_dir
+
+    assert cli.DEFAULT_LESSONS == lessons_dir()
+    assert (cli.DEFAULT_LESSONS / "01-read-a-card.ipynb").is_file()
     assert cli.DEFAULT_LESSONS == cli.Path(cli.__file__).resolve().parent.parent / "lessons"
+
+
+def test_lessons_copy_from_the_checkout(tmp_path, capsys):
+    assert cli.main(["lessons", "copy", str(tmp_path / "mine")]) == 0
+    out = capsys.readouterr().out
+    assert (tmp_path / "mine" / "scenarios" / "03-audit.yaml").is_file()
+    assert "Copied" in out and f"tokens-edu serve --lessons {tmp_path / 'mine'}" in out
+    assert not any(".ipynb_checkpoints" in str(p) for p in (tmp_path / "mine").rglob("*"))
+    with pytest.raises(SystemExit) as e:
+        cli.main(["lessons"])
+    assert e.value.code == 2
 
 
 def _kill(procs: list) -> None:

@@ -59,6 +59,18 @@ def test_type_and_click_save_stores_a_row(url):
     assert box.answer.status_kind == "ok" and box.answer.saved_text == row["answer"]
 
 
+def test_a_notebook_may_ask_its_own_question_about_a_card(url):
+    journal = Journal(url, student="Ana", lesson="02-going-first")
+    question = "Is 46% or 54% a real difference?"
+    box = DiscussBox("Predictor", journal, prompt=question)
+    assert question in box.question.value and load_cards()["Predictor"].discuss not in box.question.value
+    page_save(box, "Only with many games.")
+    row = journal.answers().iloc[0]
+    assert (row["card"], row["prompt"], row["answer"]) == ("Predictor", question, "Only with many games.")
+    with pytest.raises(ValueError, match="question"):
+        DiscussBox("Predictor", journal, prompt="  ")
+
+
 def test_reopen_shows_the_saved_answer(url):
     DiscussBox("chatbot", Journal(url, student="Ana", lesson="l1"))
     first = DiscussBox("Chatbot", Journal(url, student="Ana", lesson="l1"))

@@ -17,8 +17,8 @@ CARDS = POOL.cards()
 
 @pytest.fixture(scope="module")
 def built():
-    """One gallery for the read-only tests (building 70 tiles takes a moment)."""
-    return CardGallery()
+    """One gallery for the read-only tests (building 70 tiles takes a moment); teacher mode."""
+    return CardGallery(teacher=True)
 
 
 @pytest.fixture
@@ -93,21 +93,36 @@ def test_search_box_filters_by_name_and_text(gallery):
     assert gallery.count_label.value == f"showing {len(gallery.shown)} of 70 cards"
 
 
-def test_search_matches_whole_words_only(gallery):
+def test_search_matches_the_start_of_words(gallery):
     from tokens_edu.widgets.gallery import search_words
 
     assert search_words("  Bias-Audit! ") == ["bias", "audit"]
+    gallery.search.value = "chat"
+    assert "Chatbot" in {c.name for c in gallery.shown}
+    gallery.search.value = "trust"
+    assert {c.name for c in CARDS if "Highly Trusted" in c.keywords} <= {c.name for c in gallery.shown}
     gallery.search.value = "ai"
     ai = {c.name for c in gallery.shown}
     substring = {c.name for c in CARDS
                  if "ai" in f"{c.name} {c.rules_text} {c.definition} {c.discuss}".casefold()}
-    assert ai < substring  # "said", "trained", "explain"... no longer count
+    assert ai < substring  # "said", "trained", "explain"... do not count: not the start of a word
     for c in gallery.shown:
         words = search_words(f"{c.name} {c.rules_text} {c.definition} {c.discuss} "
                              + " ".join(c.keywords))
-        assert "ai" in words or "ais" in words
-    gallery.search.value = "trai"  # part of a word finds nothing
+        assert any(w.startswith("ai") for w in words)
+    gallery.search.value = "rained"  # the middle of a word finds nothing
     assert gallery.shown == []
+
+
+def test_students_see_no_teacher_notes_teachers_do():
+    card = POOL["Bias Audit"]
+    student = CardGallery([card])
+    student.select("Bias Audit")
+    assert card.learn_more not in html.unescape(student.detail.value)
+    assert "For teachers" not in student.detail.value and card.discuss in html.unescape(student.detail.value)
+    teacher = CardGallery([card], teacher=True)
+    teacher.select("Bias Audit")
+    assert card.learn_more in html.unescape(teacher.detail.value)
 
 
 @pytest.mark.parametrize("word", ["red", "RED", "green", "white"])

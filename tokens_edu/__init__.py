@@ -21,13 +21,26 @@ from .errors import CardDataError, DeckError, IllegalAction, RecordError, Scenar
 from .actions import Action
 from .game import BoardCard, Game, LogEvent, Observation
 from .render import print_sheet, render_card
+from .simulation import balance_matrix, first_player_advantage, matchups, simulate
 
 __all__ = [
     "Card", "CardPool", "load_cards",
     "Deck", "starter_decks",
     "Game", "Action", "Observation", "BoardCard", "LogEvent",
     "render_card", "print_sheet",
+    "simulate", "balance_matrix", "first_player_advantage", "matchups",
     "TokensError", "CardDataError", "DeckError", "IllegalAction", "ScenarioError", "RecordError",
 ]
 
 __version__ = "0.1.0"
+
+_LAZY_MODULES = ("plots", "env")  # matplotlib and PettingZoo load only when asked for
+
+
+def __getattr__(name: str):
+    """``tokens_edu.plots`` and ``tokens_edu.env`` without importing them first."""
+    if name in _LAZY_MODULES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,6 +1,7 @@
 """Cards as data: the frozen :class:`Card` and the :class:`CardPool` read from ``cards/``.
 
-The Alpha Set lives in ``cards/alpha-set.yaml`` at the project's root. This module only reads
+The Alpha Set lives in ``cards/alpha-set.yaml`` at the project's root (and inside the installed
+package in a wheel: see :mod:`tokens_edu.bundle`). This module only reads
 and checks that data; what each card *does* lives in :mod:`tokens_edu.effects`. A new vanilla
 System (no rules text) needs only a new record in the YAML file.
 """
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from .bundle import card_file
 from .errors import CardDataError
 
 __all__ = ["Card", "CardPool", "UnknownCard", "load_cards", "COLORS", "CARD_TYPES", "RARITIES", "DEFAULT_CARDS_PATH"]
@@ -35,7 +37,8 @@ CARD_TYPES = ("System", "Tool", "Action")
 RARITIES = ("C", "U", "R", "*")
 KEYWORDS = ("Fast-Tracked", "Highly Trusted", "Adversarial", "Big Data", "Attention")
 
-DEFAULT_CARDS_PATH = Path(__file__).resolve().parent.parent / "cards" / "alpha-set.yaml"
+#: The Alpha Set's card file: ``cards/alpha-set.yaml`` of a checkout, or the wheel's copy.
+DEFAULT_CARDS_PATH = card_file()
 
 
 @dataclass(frozen=True, slots=True)

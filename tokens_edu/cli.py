@@ -30,6 +30,7 @@ Examples::
     tokens-edu serve --preheat-only 03-task-and-audit
     tokens-edu serve --lessons my-lessons --port 9000 --data-dir /srv/answers
     tokens-edu export answers.csv --lesson 03-task-and-audit --data-dir /srv/answers
+    tokens-edu lessons copy my-lessons       # an editable copy of the kit's lessons
 
 Exit codes: 0 after Ctrl-C (or SIGTERM), 2 for a problem the user can fix (a busy port, a
 missing lessons folder, a bad option), 1 when Voila itself stopped with an error.
@@ -50,11 +51,14 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from .bundle import copy_lessons, lessons_dir
+
 __all__ = ["main", "build_parser", "voila_command", "plan_capacity", "Capacity",
            "DEFAULT_LESSONS", "DEFAULT_PORT"]
 
-#: The lessons folder of a source checkout: ``<repo>/lessons`` next to the package folder.
-DEFAULT_LESSONS = Path(__file__).resolve().parent.parent / "lessons"
+#: The kit's lessons: inside the installed package (a wheel), or ``<repo>/lessons`` of a source
+#: checkout (see :mod:`tokens_edu.bundle`). ``tokens-edu lessons copy DIR`` makes an editable copy.
+DEFAULT_LESSONS = lessons_dir()
 DEFAULT_PORT = 8866
 #: The lessons' first page: a list of the lessons that keeps the student's ``?student=`` name.
 START_PAGE = "00-start-here.ipynb"
@@ -196,7 +200,8 @@ def _count(low: int, high: int):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``tokens-edu`` (``serve``, ``export`` and the teacher's commands)."""
+    """The argument parser of ``tokens-edu`` (``serve``, ``export``, ``lessons copy`` and the
+    teacher's and simulation commands)."""
     parser = argparse.ArgumentParser(
         prog="tokens-edu",
         description="Tokens TCG teaching kit: serve the Jupyter lessons to a class.",
@@ -274,10 +279,40 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
                         help="the folder given to serve --data-dir")
     export.set_defaults(run=_export)
+    lessons = sub.add_parser(
+        "lessons", help="copy the kit's lessons to a folder, to change them",
+        description="The kit's lessons are installed with it. Copy them to a folder of your "
+                    "own to change them, then serve that folder: tokens-edu serve --lessons DIR")
+    lessons_sub = lessons.add_subparsers(dest="lessons_command", metavar="ACTION", required=True)
+    copy = lessons_sub.add_parser(
+        "copy", help="copy the lessons (notebooks and scenarios) into DIR",
+        description="Copy the kit's lessons (the notebooks and their scenarios folder) into "
+                    "DIR, made if missing. Files already in DIR are kept as they are, so your "
+                    "changes are never lost, unless you add --overwrite.")
+    copy.add_argument("dir", metavar="DIR", type=Path, help="the folder to copy the lessons into")
+    copy.add_argument("--overwrite", action="store_true",
+                      help="replace files that are already in DIR with the kit's versions")
     from .teacher_cli import add_commands  # check-scenario, teacher, roster (teacher_cli.py)
 
     add_commands(sub)
+    from .simulation import add_simulate_command  # simulate (simulation.py)
+
+    add_simulate_command(sub)
     return parser
+
+
+def _lessons_copy(args: argparse.Namespace) -> int:
+    try:
+        copied, kept = copy_lessons(args.dir, overwrite=args.overwrite)
+    except ValueError as e:
+        raise UsageProblem(str(e)) from None
+    dest = args.dir.expanduser().resolve()
+    print(f"Copied {len(copied)} file(s) into {dest}.", flush=True)
+    if kept:
+        print(f"Kept {len(kept)} file(s) that were already there (add --overwrite to replace "
+              f"them): {', '.join(str(p.relative_to(dest)) for p in kept)}", flush=True)
+    print(f"Serve them with: tokens-edu serve --lessons {dest}", flush=True)
+    return 0
 
 
 def _lesson_names(lessons: Path) -> list[str]:
@@ -695,7 +730,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return _serve(args)
-        if getattr(args, "run", None) is not None:  # export, and the commands of teacher_cli.py
+        if args.command == "lessons":
+            return _lessons_copy(args)
+        if getattr(args, "run", None) is not None:  # export, and the commands of teacher_cli.py and simulation.py
             return args.run(args)
     except UsageProblem as e:
         print(f"tokens-edu: {e}", file=sys.stderr, flush=True)

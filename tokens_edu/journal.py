@@ -17,13 +17,22 @@ show drafts. Saving an answer removes its draft.
 
 Where the rows live is a SQLAlchemy URL:
 
-1. ``TOKENS_EDU_DB_URL`` when set (for example a PostgreSQL server for a whole school);
+1. ``TOKENS_EDU_DB_URL`` when set (for example a PostgreSQL server for a whole school:
+   ``postgresql+psycopg://ana@db.school.example/tokens``, with ``pip install tokens-edu[postgres]``);
 2. else an SQLite file ``journal.sqlite`` in the folder ``TOKENS_EDU_DATA``;
 3. else the same file in the per-user data folder (``platformdirs.user_data_dir("tokens-edu")``).
 
+A database password is never part of the URL: it comes from ``TOKENS_EDU_DB_PASSWORD`` (or
+PostgreSQL's own ``PGPASSWORD`` / ``~/.pgpass``), so it shows on no command line, page or log
+line. Log lines and ``repr`` show the URL with any password masked.
+
 SQLite runs in WAL mode with a busy timeout, and writes take the write lock up front
 (``BEGIN IMMEDIATE``), so many Voila kernels (one per student page) can save at the same moment
-without losing a row. No connection is kept open between saves (``NullPool``).
+without losing a row. No connection is kept open between saves (``NullPool``): a class of 30,
+or a school of 1,000 kernels, holds no idle database connections; each save opens one for a
+few milliseconds. Against PostgreSQL, server-side prepared statements are off
+(``prepare_threshold=None``), so a pooler such as PgBouncer in transaction mode can sit in front
+of the database and share a few server connections among all kernels (see ``docs/deploy.md``).
 
 When the store cannot be used (a full or read-only data folder, a database server that is
 down), a lesson still opens and plays: making a :class:`Journal` never fails for that reason.
@@ -67,7 +76,7 @@ from .names import clean_name
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Journal", "JournalUnavailable", "Draft", "COLUMNS", "MAX_ANSWER", "MAX_NAME",
+__all__ = ["Journal", "JournalUnavailable", "Saved", "Draft", "COLUMNS", "MAX_ANSWER", "MAX_NAME",
            "SAVE_FAILED", "CANNOT_SAVE", "default_url", "data_folder", "student_from_query",
            "query_string", "write_csv", "spreadsheet_safe", "metadata"]
 
@@ -131,16 +140,27 @@ class JournalUnavailable(ValueError):
 
 
 @dataclass(frozen=True)
-class Draft:
-    """Text a student typed but has not saved (see :meth:`Journal.draft_for`).
+class Saved:
+    """A saved answer's words and time (see :meth:`Journal.latest`).
 
     Attributes:
         text: the words as typed.
-        saved_at: when the draft was written (UTC).
+        saved_at: when it was written (an aware UTC datetime).
     """
 
     text: str
     saved_at: datetime
+
+
+@dataclass(frozen=True)
+class Draft(Saved):
+    """Text a student typed but has not saved (see :meth:`Journal.draft_for`)."""
+
+
+def _utc(at):
+    if at is not None and getattr(at, "tzinfo", None) is None:
+        return at.replace(tzinfo=timezone.utc)  # SQLite gives back naive times; they are UTC
+    return at
 
 
 def data_folder() -> Path:
@@ -338,11 +358,38 @@ def _set_sqlite_pragmas(dbapi_connection, connection_record) -> None:
         cursor.close()
 
 
+#: Seconds a kernel waits for the database server to accept a connection.
+CONNECT_TIMEOUT_S = 10
+
+
+def _shown_url(url: str) -> str:
+    """``url`` with any password masked (``***``), for log lines and messages."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL at all: show only its kind
+        return url.split("://", 1)[0] + "://..." if "://" in url else "(a database URL)"
+
+
 def _make_engine(url: str) -> sa.Engine:
-    """An Engine for ``url``: no pooled connections; SQLite set up for many writers."""
+    """An Engine for ``url``: no pooled connections; SQLite set up for many writers.
+
+    For a server database (PostgreSQL), the password comes from ``TOKENS_EDU_DB_PASSWORD`` when
+    set (never from the command line); no connection is pooled in the kernel (``NullPool``),
+    connecting waits at most :data:`CONNECT_TIMEOUT_S` s, and psycopg never prepares statements
+    on the server (so PgBouncer's transaction pooling works).
+    """
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return sa.create_engine(url, poolclass=NullPool)
+        password = os.environ.get("TOKENS_EDU_DB_PASSWORD")
+        if password:
+            parsed = parsed.set(password=password)
+        connect_args: dict = {}
+        if parsed.get_backend_name() == "postgresql":
+            connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
+            connect_args["application_name"] = "tokens-edu"
+            if parsed.get_driver_name() == "psycopg":
+                connect_args["prepare_threshold"] = None
+        return sa.create_engine(parsed, poolclass=NullPool, connect_args=connect_args)
     memory = parsed.database in (None, "", ":memory:")
     # isolation_level="IMMEDIATE": the sqlite3 driver starts each INSERT's transaction with
     # BEGIN IMMEDIATE, taking the write lock at once (waiting up to the busy timeout) instead of
@@ -376,15 +423,43 @@ def _insert_or_ignore(engine: sa.Engine, row: dict):
     return insert(answers_table).values(**row).on_conflict_do_nothing(index_elements=["id"])
 
 
-def _ensure_tables(engine: sa.Engine) -> None:
-    """Make every table of :data:`metadata` (and the answers index) that is missing.
+def _ensure_tables(engine: sa.Engine) -> set[str]:
+    """Make the tables of :data:`metadata` that are missing; return the names that exist.
 
-    Many kernels making a fresh database at once is fine: the statements say IF NOT EXISTS.
+    Looks first, so a database role that may only read and add rows (a student's role under
+    row-level security, see ``deploy/jupyterhub``) opens an existing journal without needing
+    the right to create tables. Many kernels making a fresh database at once is fine: the
+    statements say IF NOT EXISTS, and one lost race (PostgreSQL reports it as a duplicate) is
+    tried once more. Only ``answers`` is required: a table that cannot be made (``drafts`` for a
+    role that may not create it) is left out, and what needs it is skipped.
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the answers table is missing and cannot be made.
     """
-    with engine.begin() as conn:
-        for table in metadata.sorted_tables:
-            conn.execute(CreateTable(table, if_not_exists=True))
-        conn.execute(CreateIndex(_by_student, if_not_exists=True))
+    for attempt in (1, 2):
+        with engine.connect() as conn:
+            inspector = sa.inspect(conn)
+            present = {t.name for t in metadata.sorted_tables if inspector.has_table(t.name)}
+        missing = [t for t in metadata.sorted_tables if t.name not in present]
+        if not missing:
+            return present
+        try:
+            with engine.begin() as conn:
+                for table in missing:
+                    conn.execute(CreateTable(table, if_not_exists=True))
+                    if table is answers_table:
+                        conn.execute(CreateIndex(_by_student, if_not_exists=True))
+            return present | {t.name for t in missing}
+        except sa.exc.IntegrityError:
+            if attempt == 2:
+                raise
+        except sa.exc.SQLAlchemyError:
+            if answers_table.name not in present:
+                raise
+            log.info("Tables %s cannot be made here; going on without them.",
+                     ", ".join(t.name for t in missing))
+            return present
+    return present
 
 
 #: Words in a database error that mean "the store cannot take writes now" (not a one-off).
@@ -498,6 +573,7 @@ class Journal:
             self._student = _clean_name(student)
         self.problem: str | None = None
         self._engine: sa.Engine | None = None
+        self._tables: set[str] = set()
         try:
             self.url = url or default_url()
         except ValueError as e:
@@ -521,10 +597,7 @@ class Journal:
         self.problem = why
 
     def _shown_url(self) -> str:
-        try:
-            return sa.engine.make_url(self.url).render_as_string(hide_password=True)
-        except Exception:
-            return "(a database URL)"
+        return _shown_url(self.url)
 
     def _open(self) -> bool:
         """Make the engine and the tables; on failure set :attr:`problem` (never raises)."""
@@ -535,9 +608,14 @@ class Journal:
                 with self._engine.connect() as conn:
                     if not sa.inspect(conn).has_table(answers_table.name):
                         raise sa.exc.OperationalError("inspect", {}, Exception("no such table: answers"))
+                self._tables = {answers_table.name}
             else:
-                _ensure_tables(self._engine)
-        except (sa.exc.SQLAlchemyError, OSError, ImportError) as e:
+                self._tables = _ensure_tables(self._engine)
+        except ImportError as e:  # the URL names a database driver that is not installed
+            self._set_problem(f"the database driver for {self._shown_url()} is missing "
+                              f"({e.name or e}): install tokens-edu[postgres]")
+            return False
+        except (sa.exc.SQLAlchemyError, OSError) as e:
             self._set_problem(f"the store at {self._shown_url()} cannot be used "
                               f"({str(e).splitlines()[0][:200]})")
             return False
@@ -678,24 +756,35 @@ class Journal:
             "prompt": prompt, "answer": answer, "saved_at": datetime.now(timezone.utc),
         }
         engine = self.engine
-        drop_draft = drafts_table.delete().where(
-            drafts_table.c.student == self._student, drafts_table.c.lesson == lesson,
-            drafts_table.c.card == name)
         stmt = _insert_or_ignore(engine, row)
         try:
             if stmt is not None:
-                self._write([stmt, drop_draft], "Saving an answer")
+                self._write([stmt], "Saving an answer")
             else:  # another database: look first, then insert; a lost race is a duplicate
                 with engine.connect() as conn:
                     seen = conn.execute(sa.select(answers_table.c.id).where(
                         answers_table.c.id == answer_id)).first()
-                self._write(([] if seen else [answers_table.insert().values(**row)]) + [drop_draft],
-                            "Saving an answer")
+                if not seen:
+                    self._write([answers_table.insert().values(**row)], "Saving an answer")
         except sa.exc.IntegrityError:
             pass  # the same id was saved at the same moment by a retry: it is stored once
+        self._drop_draft(name, lesson)
         return answer_id
 
-    def save_draft(self, card, text: str, lesson: str | None = None) -> None:
+    def _drop_draft(self, card: str, lesson: str) -> None:
+        """Remove this student's draft of ``card`` after its answer was saved (best effort: a
+        draft left behind is older than the answer, so it is not shown again)."""
+        if drafts_table.name not in self._tables:
+            return
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(drafts_table.delete().where(
+                    drafts_table.c.student == self._student, drafts_table.c.lesson == lesson,
+                    drafts_table.c.card == card))
+        except (sa.exc.SQLAlchemyError, JournalUnavailable) as e:
+            log.info("A saved answer's draft was not removed: %s", str(e).splitlines()[0][:200])
+
+    def save_draft(self, card, text: str, lesson: str | None = None) -> bool:
         """Keep ``text`` as this student's draft for ``card`` (replacing the last one).
 
         A draft is not an answer: no teacher's view or export shows it. An empty or all-space
@@ -705,6 +794,10 @@ class Journal:
             card: a Card or a card's name.
             text: the words in the box now.
             lesson: the lesson's name; None uses this journal's ``lesson``.
+
+        Returns:
+            bool: True when a draft is kept now; False when ``text`` was empty (the draft was
+            removed) or this database has no drafts table (a role that may not make it).
 
         Raises:
             ValueError: no student name yet, an unknown card, or text that is not a str.
@@ -716,11 +809,14 @@ class Journal:
             raise ValueError("A draft must be text.")
         name, _ = _card_name_and_prompt(card)
         lesson = self.lesson if lesson is None else lesson
+        self.engine  # noqa: B018 (opens the store again after a problem, or raises)
+        if drafts_table.name not in self._tables:
+            return False
         key = (drafts_table.c.student == self._student, drafts_table.c.lesson == lesson,
                drafts_table.c.card == name)
         if not text.strip():
             self._write([drafts_table.delete().where(*key)], "Removing a draft")
-            return
+            return False
         text = text[:MAX_ANSWER].encode("utf-8", "replace").decode("utf-8", "replace")
         row = {"student": self._student, "lesson": lesson, "card": name, "text": text,
                "saved_at": datetime.now(timezone.utc)}
@@ -733,6 +829,7 @@ class Journal:
         else:
             self._write([drafts_table.delete().where(*key), drafts_table.insert().values(**row)],
                         "Keeping a draft")
+        return True
 
     # --- reading ------------------------------------------------------------------------
 
@@ -789,12 +886,37 @@ class Journal:
         return self._frame(self._answers_query(all_students, lessons, students, since))
 
     def _latest(self, student: str, card: str, lesson: str) -> str | None:
-        q = (sa.select(answers_table.c.answer)
+        found = self._latest_row(student, card, lesson)
+        return found.text if found else None
+
+    def _latest_row(self, student: str, card: str, lesson: str) -> Saved | None:
+        q = (sa.select(answers_table.c.answer, answers_table.c.saved_at)
              .where(answers_table.c.student == student, answers_table.c.card == card,
                     answers_table.c.lesson == lesson)
              .order_by(answers_table.c.saved_at.desc()).limit(1))
         rows = self._read(q, "Reading an answer")
-        return rows[0]["answer"] if rows else None
+        return Saved(rows[0]["answer"], _utc(rows[0]["saved_at"])) if rows else None
+
+    def latest(self, card, lesson: str | None = None, student: str | None = None) -> Saved | None:
+        """The latest saved answer about ``card`` in ``lesson``, with its time.
+
+        Args:
+            card: a Card or a card's name.
+            lesson: the lesson's name; None uses this journal's ``lesson``.
+            student: whose; None: this journal's student.
+
+        Returns:
+            Saved | None: the words and time, or None when there is none (or no name).
+
+        Raises:
+            ValueError: an unknown card name.
+            JournalUnavailable: the store cannot be read now.
+        """
+        name, _ = _card_name_and_prompt(card)
+        who = student if student is not None else self._student
+        if not who:
+            return None
+        return self._latest_row(who, name, self.lesson if lesson is None else lesson)
 
     def answer_for(self, card, lesson: str | None = None) -> str | None:
         """This student's latest saved answer about ``card`` in ``lesson``.
@@ -829,16 +951,14 @@ class Journal:
         who = student if student is not None else self._student
         if not who:
             return None
+        self.engine  # noqa: B018 (opens the store again after a problem, or raises)
+        if drafts_table.name not in self._tables:
+            return None
         q = sa.select(drafts_table.c.text, drafts_table.c.saved_at).where(
             drafts_table.c.student == who, drafts_table.c.card == name,
             drafts_table.c.lesson == (self.lesson if lesson is None else lesson))
         rows = self._read(q, "Reading a draft")
-        if not rows:
-            return None
-        at = rows[0]["saved_at"]
-        if at is not None and at.tzinfo is None:
-            at = at.replace(tzinfo=timezone.utc)
-        return Draft(rows[0]["text"], at)
+        return Draft(rows[0]["text"], _utc(rows[0]["saved_at"])) if rows else None
 
     def export_csv(self, path, all_students: bool = False, lessons: Iterable[str] | None = None,
                    students: Iterable[str] | None = None) -> int:

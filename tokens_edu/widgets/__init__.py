@@ -1,6 +1,8 @@
-"""ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView`,
-:class:`NewGamePanel` (pick decks, then play), :class:`DiscussBox`,
-:class:`PredictionBox` (predict, then "Check my prediction").
+"""ipywidgets views of cards and games: :class:`CardGallery`, :class:`GameView` (a game on a
+card table), :class:`NewGamePanel` (pick decks, then play), :class:`PuzzlePicker` (several
+scenarios on one table), :class:`CardTable` (the table widget alone), :class:`DiscussBox`,
+:class:`PredictionBox` (predict, then "Check my prediction"), :class:`ReplayView` (step
+through a whole game).
 
 Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
 ``tables``...) and hold no rules. Imported lazily, so ``import tokens_edu`` stays light.
@@ -12,8 +14,11 @@ _WHERE = {
     "CardGallery": ".gallery",
     "GameView": ".game_view",
     "NewGamePanel": ".game_view",
+    "PuzzlePicker": ".puzzles",
+    "CardTable": ".table",
     "DiscussBox": ".discuss",
     "PredictionBox": ".predict",
+    "ReplayView": ".replay_view",
 }
 
 __all__ = list(_WHERE)

@@ -226,6 +226,8 @@ class DiscussBox(widgets.VBox):
         card: a :class:`~tokens_edu.cards.Card` or a card's name (any case).
         journal: the :class:`~tokens_edu.journal.Journal` to save in (its ``student`` and
             ``lesson`` say whose answer and where); None opens the default ``Journal()``.
+        prompt: the question to ask instead of the card's own Discuss question (a notebook's
+            own question about the card's idea); saved with each answer. None: the card's.
         **kwargs: passed to ``ipywidgets.VBox``.
 
     Attributes:
@@ -244,8 +246,11 @@ class DiscussBox(widgets.VBox):
         ValueError: an unknown card name (the message suggests close names).
     """
 
-    def __init__(self, card, journal=None, **kwargs):
+    def __init__(self, card, journal=None, prompt: str | None = None, **kwargs):
         self.card = _resolve_card(card)
+        if prompt is not None and (not isinstance(prompt, str) or not prompt.strip()):
+            raise ValueError("A Discuss question must be some text.")
+        self.prompt = prompt if prompt is not None else self.card.discuss
         if journal is None:
             from ..journal import Journal
 
@@ -256,7 +261,7 @@ class DiscussBox(widgets.VBox):
 
         self.card_view = widgets.HTML(_card_html(self.card))
         self.card_view.add_class("tokens-discuss-card")
-        question = self.card.discuss or "What do you think about this card?"
+        question = self.prompt or "What do you think about this card?"
         self.question = widgets.HTML(
             f'<p style="font-size:16px;margin:6px 0"><strong>Discuss:</strong> '
             f"{html.escape(question)}</p>")
@@ -355,11 +360,14 @@ class DiscussBox(widgets.VBox):
             return
         lesson = self.journal.lesson
         try:
-            saved = self.journal._latest(name, self.card.name, lesson)
+            found = self.journal.latest(self.card, lesson=lesson, student=name)
             draft = self.journal.draft_for(self.card, lesson=lesson, student=name)
         except JournalUnavailable as e:
             log.info("DiscussBox: saved work not read: %s", e)
             return
+        saved = found.text if found else None
+        if draft is not None and found is not None and draft.saved_at <= found.saved_at:
+            draft = None  # saved since (a draft left behind): the answer is newer
         with self.answer.hold_sync():
             if saved is not None:
                 self.answer.saved_text = saved
@@ -406,7 +414,7 @@ class DiscussBox(widgets.VBox):
         else:
             answer_id = str(uuid.uuid4())
         self._attempt = (key, answer_id)
-        saved_id = self.journal.save(self.card, text, prompt=self.card.discuss, answer_id=answer_id)
+        saved_id = self.journal.save(self.card, text, prompt=self.prompt, answer_id=answer_id)
         self.last_saved_id = saved_id
         with self.answer.hold_sync():
             self.answer.value = text

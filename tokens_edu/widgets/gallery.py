@@ -11,10 +11,14 @@ stays as it is, so the page never gets shorter under the reader and the big card
 were looking, even for a card far down the page (hiding the grid instead left the big card
 above the top of the window). No JavaScript: it works the same in Voila and JupyterLab.
 
-Search matches whole words (any case) in the card's name, texts and keywords, so "red" does
-not find "trained" and "ai" does not find "said"; a plural finds the singular and back
-("networks" finds "network"). A color name (green, blue, black, white, red) or a type name
-(System, Tool, Action, or its plural) matches the cards of that color or type.
+Search matches the start of words (any case) in the card's name, texts and keywords: "chat"
+finds Chatbot, "trust" finds Highly Trusted, but "red" does not find "trained" and "ai" does
+not find "said"; a plural finds the singular ("networks" finds "network"). A color name
+(green, blue, black, white, red) or a type name (System, Tool, Action, or its plural) matches
+the cards of that color or type.
+
+The gallery students see shows each card's Definition and Discuss question; the teacher notes
+(``learn_more``) appear only in teacher mode (``CardGallery(teacher=True)``).
 
 Each card's HTML is built once and kept; a filter change only hides or shows tiles (their
 ``layout.display``), so nothing is rebuilt and only the changed tiles reach the browser.
@@ -71,13 +75,12 @@ def _word_matches(card: Card, word: str) -> bool:
         return card.color == word
     if word in _TYPE_WORDS or (word.endswith("s") and word[:-1] in _TYPE_WORDS):
         return card.type.casefold() == word.removesuffix("s")
-    have = _card_words(card)
-    return (word in have or word + "s" in have or word + "es" in have
-            or (len(word) > 3 and word.endswith("s") and word[:-1] in have))
+    stems = (word, word[:-1]) if len(word) > 3 and word.endswith("s") else (word,)
+    return any(w.startswith(stem) for w in _card_words(card) for stem in stems)
 
 
 def _matches(card: Card, words: list[str]) -> bool:
-    """True when every search word is a whole word of the card (see the module docs)."""
+    """True when every search word starts a word of the card (see the module docs)."""
     return all(_word_matches(card, w) for w in words)
 
 
@@ -88,12 +91,14 @@ class CardGallery(widgets.VBox):
         pool: the cards to show: a :class:`~tokens_edu.cards.CardPool` (default: the Alpha Set
             from :func:`~tokens_edu.cards.load_cards`), or any list of Cards (a Deck works; each
             card is shown once).
+        teacher: True shows each card's teacher note under the big card (teacher mode);
+            False (default, what students see) leaves it out.
 
     Attributes (for lessons and tests):
         color_filter, type_filter, rarity_filter: ``ipywidgets.Dropdown``; the value ``"all"``
             means no filter. Colors are ``green, blue, black, white, red, any``; types ``System,
             Tool, Action``; rarities ``C, U, R, *``.
-        search: ``ipywidgets.Text``; every word typed must be a whole word of the card's name,
+        search: ``ipywidgets.Text``; every word typed must start a word of the card's name,
             texts or keywords (any case); a color or type name matches that color or type.
         count_label: ``ipywidgets.Label`` reading "showing N of M cards".
         grid: the ``ipywidgets.GridBox`` of card tiles (all tiles; hidden ones have
@@ -110,8 +115,9 @@ class CardGallery(widgets.VBox):
         TypeError: ``pool`` is not a CardPool or a list of Cards.
     """
 
-    def __init__(self, pool: CardPool | Iterable[Card] | None = None, **kwargs):
+    def __init__(self, pool: CardPool | Iterable[Card] | None = None, teacher: bool = False, **kwargs):
         cards = self._cards_from(pool)
+        self.teacher = bool(teacher)
         self._cards: list[Card] = cards
         self.selected: Card | None = None
 
@@ -303,11 +309,12 @@ class CardGallery(widgets.VBox):
             self._muted = False
         self._apply_filters()
 
-    @staticmethod
-    def _detail_html(card: Card) -> str:
+    def _detail_html(self, card: Card) -> str:
         esc = html.escape
         theme = COLOR_THEMES.get(card.color, card.color)
         note = card.learn_more or "No teacher note for this card yet."
+        teacher = (f'<p class="tokens-gallery-learn-more" style="margin:0"><strong>For teachers:</strong> {esc(note)}</p>'
+                   if self.teacher else "")
         return (
             '<div style="display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start">'
             f"{_card_html(card, _DETAIL_SCALE)}"
@@ -317,8 +324,7 @@ class CardGallery(widgets.VBox):
             f'<p style="margin:0 0 8px">{esc(card.type)} · {esc(theme)}</p>'
             f'<p style="margin:0 0 8px"><strong>Definition:</strong> {esc(card.definition)}</p>'
             f'<p style="margin:0 0 8px"><strong>Discuss:</strong> {esc(card.discuss)}</p>'
-            f'<p class="tokens-gallery-learn-more" style="margin:0"><strong>For teachers:</strong> {esc(note)}</p>'
-            "</div></div>"
+            f"{teacher}</div></div>"
         )
 
     # -- callbacks (never raise: on Voila an error would show nowhere) --------------------------

@@ -1,35 +1,37 @@
-"""GameView: an ipywidgets view of a live :class:`~tokens_edu.Game`, for notebooks and Voila lessons.
+"""GameView: a live :class:`~tokens_edu.Game` played on a card table, for notebooks and Voila lessons.
 
-A student plays a real game in it: against the computer (a bot in one seat, one move per click of
-"Next (computer's move)") or against a classmate on one screen ("hot seat", with a cover that
-hides the hand while the screen is passed). The view only calls the engine's public surface
-(``legal_actions``, ``apply``, ``explain``, ``undo``, ``tables``, ``to_record``,
-``Game.from_record``); it holds no rules.
+A student plays a real game on it: against the computer (a bot in one seat; by default the
+computer plays its whole turn by itself, one move at a time with a short pause, each move
+highlighted on the table; Pause stops it and "Next computer move" steps), or against a
+classmate on one screen ("hot seat", with a cover that hides the hand while the screen is
+passed). Cards are drawn as small card faces (:class:`~tokens_edu.widgets.table.CardTable`,
+an anywidget): click a card to see its moves, click a move, and for a move with a target click
+the target card; Escape cancels. Every card and move is a button with a label that reads the
+move (Tab, Enter, screen readers), and "All my moves as a list" lists every move.
 
-Hidden information never reaches the browser: the view builds its widgets only from
-``game.tables(viewer)`` (the viewer's own hand, counts for everything else) and from the viewer's
-own legal actions, so the opponent's hand and both decks' order are absent from every widget's
-state, not merely hidden by styling. The log's "X chooses <card>" lines (a card taken from a
-look at the deck, R22) are masked for the other player, and so are their Train moves in the
-move list. In hot seat, a player's buttons are closed when the screen is passed.
+What is not drawing lives in :class:`~tokens_edu.match.Match` (seats, bots, undo policy, whose
+view is shown, the hot-seat cover, what a prompt may say); the view draws the match and answers
+the page's clicks. It holds no rules and calls only the engine's public surface.
 
-Speed: action buttons are made once per action text and then shown or hidden by CSS class
-(``tokens-action`` when offered, ``tokens-hidden`` when not), since making widget views is
-what makes a click slow in the browser.
+Hidden information never reaches the browser: the table's state is built from
+``game.observation(viewer)`` (the viewer's own hand, counts for everything else) and the
+viewer's own legal moves; a look effect's prompt goes only to its chooser (others read "The
+computer is choosing."); the computer's face-down Train moves are masked in the move list;
+in hot seat nothing of a hand is on the page while the cover is up.
 
-Stable CSS classes for tests and teachers' stylesheets: ``tokens-game`` (the whole view),
-``tokens-status``, ``tokens-board``, ``tokens-tokens``, ``tokens-message``, ``tokens-action``
-(every action button; its description and tooltip hold the action text), ``tokens-next`` (the
-bot's move), ``tokens-undo``, ``tokens-reveal`` (hot seat: show my cards), ``tokens-explain``,
-``tokens-log``, ``tokens-tables``, ``tokens-replay``, ``tokens-discuss-area``, ``tokens-hand``,
-``tokens-card-pick`` (Read a card), ``tokens-tick`` (hidden: counts finished callbacks, so a
-browser test can wait for a click's redraw), ``tokens-start`` (NewGamePanel),
-``tokens-explain-box`` (Why can't I?, always shown), ``tokens-pane-toggle`` and
-``tokens-toggle-tables`` / ``-read`` / ``-replay`` (the buttons that show or hide the State
-tables, Read a card, and Moves and replay: buttons, so the keyboard reaches them with Tab),
-``tokens-step`` with ``tokens-move-count``, ``tokens-card-facts`` (a board card's Tokens and
-keywords), ``tokens-stale`` (the calm note for a click on a button no longer offered),
-``tokens-page-note`` (NewGamePanel: the game lives only in this page).
+Panes open on demand under the table (buttons, reached with Tab): "Why can't I?", "What
+happened" (the whole log), "Moves and replay", "State tables", "Read a card". Lessons and
+later features add their own with :meth:`GameView.add_pane`.
+
+Stable CSS classes: ``tokens-game`` (the whole view), the table's classes (see
+:class:`~tokens_edu.widgets.table.CardTable`: ``tokens-table``, ``tt-card``, ``tokens-action``,
+``tokens-next``, ``tokens-undo``, ``tokens-pause``, ``tokens-reveal``, ``tokens-again``,
+``tt-banner``, ``tokens-status``, ``tokens-tick``...), ``tokens-pane-toggle`` and
+``tokens-toggle-<key>`` (the pane buttons), ``tokens-pane-<key>`` (the panes: ``explain``,
+``log``, ``replay``, ``tables``, ``read``), ``tokens-explain-text``, ``tokens-explain``,
+``tokens-explain-answer``, ``tokens-log``, ``tokens-tables``, ``tokens-moves``,
+``tokens-replay``, ``tokens-card-pick``, ``tokens-discuss-area``, and in NewGamePanel
+``tokens-start``, ``tokens-new-game-setup``, ``tokens-page-note``.
 
 Student-facing text carries no rule numbers ("(R8)"): those are for teachers and tests.
 
@@ -38,8 +40,8 @@ Example::
     from tokens_edu import Game
     from tokens_edu.widgets import GameView
     view = GameView(Game.from_scenario("scenarios/03-audit.yaml"), seats=("human", "greedy"))
-    view                       # shows itself in a notebook
-    view.buttons["task Neural Network"].click()
+    view                                   # shows itself in a notebook
+    view.buttons["task Neural Network"].click()   # what a click on that move does
 """
 
 from __future__ import annotations
@@ -52,67 +54,32 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-__all__ = ["GameView", "NewGamePanel", "WIN_TOKENS"]
+from ..match import Match, MatchError, make_bot
+from .table import WIN_TOKENS, CardTable, plain, table_state
+
+__all__ = ["GameView", "NewGamePanel", "WIN_TOKENS", "MoveButton", "Control"]
 
 log = logging.getLogger(__name__)
 
-#: Tokens needed to win (R25); the progress bars run from 0 to this.
-WIN_TOKENS = 15
-#: The Log tab shows this many of the newest events (a whole game has hundreds).
+#: The Log pane shows this many of the newest events (a whole game has hundreds).
 LOG_TABLE_ROWS = 40
-
-#: Action kinds in the order their groups are shown, with the group's heading.
-GROUPS = (
-    ("order", "Get ready"),
-    ("keep", "Get ready"),
-    ("mulligan", "Get ready"),
-    ("choose", "Choose"),
-    ("train", "Train"),
-    ("deploy", "Deploy"),
-    ("task", "Run a Task"),
-    ("audit", "Run an Audit"),
-    ("use", "Use a Tool"),
-    ("end", "End turn"),
-)
-
-#: A short hint per action kind, used in each button's tooltip (with the action text).
-#: Students see these, so no rule numbers here (the rules R2, R3, R7-R10, R13, R14, R17, R23).
-HINTS = {
-    "order": "Decide who takes the first turn.",
-    "keep": "Keep this opening hand.",
-    "mulligan": "Shuffle this hand away and draw a new one of the same size, once.",
-    "choose": "Make this choice for the card in play.",
-    "train": "Put this card face-down in your Training Set. Once per turn.",
-    "deploy": "Pay Data and put this card into play.",
-    "task": "Turn this System sideways and score its Tokens.",
-    "audit": "Both Systems put Flags on each other, equal to their CAP.",
-    "use": "Use this Tool's ability.",
-    "end": "Finish your turn. Your opponent goes next.",
-}
-
-# Buttons not offered now carry this class instead of tokens-action (see _draw_actions).
-_CSS = ("<style>.tokens-game .tokens-hidden { display: none !important; }"
-        " .tokens-game .widget-html-content { line-height: 1.35; }"
-        " .tokens-game table.tokens-table { border-collapse: collapse; }"
-        " .tokens-game table.tokens-table th, .tokens-game table.tokens-table td"
-        " { text-align: left !important; padding: 2px 8px; vertical-align: top; }</style>")
-
-#: Button colors per action kind (ipywidgets button styles).
-_STYLES = {"task": "success", "deploy": "success", "audit": "danger", "end": "warning"}
+#: The computer's pause between moves, in milliseconds (the speed menu offers 1000/500/200).
+DEFAULT_DELAY_MS = 500
 
 _FRIENDLY_ERROR = (
     "Oops, something went wrong with that click. Nothing was lost: the game is as it was. "
     "Try again, or ask your teacher."
 )
 _MAX_NAME = 30
-#: Shown near Start and under the board: the game is not saved anywhere.
+#: Shown near Start: the game is not saved anywhere.
 PAGE_ONLY_NOTE = ("This game lives only in this page. If you reload or close the page, "
                   "the game starts over.")
-# A rule number like "(R2)" or "(R9, R10)": for teachers and tests, never shown to students.
-_RULE_REF = re.compile(r"\s*\((?:R\d+(?:\s*[-–,]\s*R?\d+)*)\)")
 # Choices that say nothing about hidden cards; any other "choose ..." by the opponent is masked.
 _PUBLIC_CHOICE = re.compile(r"^choose (yes|no|top|bottom|mode [ab]|\d+ flags?)$", re.IGNORECASE)
-# The same, in a log line "Bo chooses Chatbot." (the engine's log is the same for both players).
+_CSS = ("<style>.tokens-game .widget-html-content { line-height: 1.35; }"
+        " .tokens-game table.tokens-table { border-collapse: collapse; }"
+        " .tokens-game table.tokens-table th, .tokens-game table.tokens-table td"
+        " { text-align: left !important; padding: 2px 8px; vertical-align: top; }</style>")
 
 
 def _esc(value: object) -> str:
@@ -120,9 +87,7 @@ def _esc(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def _plain(text: object) -> str:
-    """``text`` without rule numbers such as "(R8)" (students read the plain words only)."""
-    return _RULE_REF.sub("", "" if text is None else str(text))
+_plain = plain
 
 
 def _short(name: object, limit: int = _MAX_NAME) -> str:
@@ -131,46 +96,6 @@ def _short(name: object, limit: int = _MAX_NAME) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text or "?"
-
-
-def _make_bot(seat: object, seat_index: int):
-    """The bot object for a seat entry, or None for a human seat.
-
-    Args:
-        seat: ``"human"`` (or None), ``"greedy"``, ``"random"``, or an object with
-            ``choose(game) -> Action`` (e.g. ``GreedyBot()``, ``RandomBot(seed)``).
-        seat_index: 0 or 1, used for the random bot's seed and in error messages.
-
-    Raises:
-        ValueError: the entry is none of these, in plain words.
-    """
-    if seat is None or (isinstance(seat, str) and seat.strip().lower() in ("human", "person", "student")):
-        return None
-    if isinstance(seat, str):
-        key = seat.strip().lower()
-        from .. import bots  # the engine's bots; imported only when a seat needs one
-
-        if key in ("greedy", "greedybot", "computer"):
-            return bots.GreedyBot()
-        if key in ("random", "randombot"):
-            return bots.RandomBot(seed=seat_index)
-        raise ValueError(
-            f"Seat {seat_index + 1} is {seat!r}. A seat is 'human', 'greedy', 'random' or a bot "
-            "such as GreedyBot()."
-        )
-    if callable(getattr(seat, "choose", None)):
-        return seat
-    raise ValueError(
-        f"Seat {seat_index + 1} is a {type(seat).__name__}. A seat is 'human', 'greedy', 'random' "
-        "or a bot with a choose(game) method."
-    )
-
-
-def _rows(df) -> list[dict]:
-    """A DataFrame's rows as plain dicts (empty list for None or an empty table)."""
-    if df is None or len(df) == 0:
-        return []
-    return df.to_dict("records")
 
 
 def _int(value, default: int = 0) -> int:
@@ -183,118 +108,7 @@ def _int(value, default: int = 0) -> int:
         return default
 
 
-def _truthy(value) -> bool:
-    """A table cell (bool, numpy bool, None or NaN) as a plain bool; NaN and None are False."""
-    try:
-        if value is None or value != value:
-            return False
-    except (TypeError, ValueError):
-        return False
-    return bool(value)
-
-
-def _board_from_tables(tables: dict, viewer: int | None, game) -> str:
-    """The board as HTML: both players' Systems and Tools, Flags, Data, hand/deck/discard counts.
-
-    Built only from ``tables`` (``game.tables(viewer)``: public facts and counts), so it shows
-    nothing the viewer may not see; ``game`` gives only names, whose turn, and whether it is
-    over. The viewer's side is drawn at the bottom, like sitting at a table; every name is
-    escaped. Returns an HTML fragment (str).
-    """
-    players = {_int(r.get("Player")): r for r in _rows(tables.get("players"))}
-    board = _rows(tables.get("board"))
-    names = list(getattr(game, "names", ("Player 1", "Player 2")))
-    bottom = viewer if viewer in (0, 1) else 0
-    parts = ['<div class="tokens-board-inner" style="font-family:sans-serif;line-height:1.35">']
-    for p in (1 - bottom, bottom):
-        row = players.get(p, {})
-        name = _short(row.get("Name", names[p] if p < len(names) else f"Player {p + 1}"))
-        you = " (you)" if viewer is not None and p == viewer else ""
-        active = " ▶ playing now" if p == getattr(game, "to_act", None) and not game.over else ""
-        ready = _int(row.get("Data ready"))
-        total = _int(row.get("Training Set"))
-        parts.append(
-            '<div class="tokens-side" style="border:1px solid #bbb;border-radius:8px;'
-            'padding:6px;margin:4px 0">'
-            f'<b>{_esc(name)}{_esc(you)}</b><span style="color:#a60">{_esc(active)}</span><br>'
-            f'<span class="tokens-counts">Tokens {_int(row.get("Tokens"))} of {WIN_TOKENS} · '
-            f"Data {ready} ready of {total} · Hand {_int(row.get('Hand'))} · "
-            f"Deck {_int(row.get('Deck'))} · Discard {_int(row.get('Discard'))}</span><br>"
-        )
-        mine = [r for r in board if _int(r.get("Owner"), -1) == p]
-        if not mine:
-            parts.append('<i style="color:#777">No Systems or Tools in play.</i>')
-        for r in mine:
-            parts.append(_card_box(r))
-        parts.append("</div>")
-    parts.append("</div>")
-    return "".join(parts)
-
-
-def _printed(card_label: object):
-    """The printed card for a board label ("Neuron #2" -> Neuron), or None if unknown.
-
-    Only printed facts (Tokens, keywords, Legacy) are read: public, like the card itself.
-    """
-    try:
-        from ..cards import load_cards
-
-        return load_cards()[re.sub(r"\s*#\d+$", "", str(card_label))]
-    except Exception:  # noqa: BLE001 (a missing fact must never break the board)
-        log.debug("No printed card for %r", card_label, exc_info=True)
-        return None
-
-
-def _card_facts(r: dict, is_system: bool) -> str:
-    """A System's Tokens per Task and keywords ("2 Tokens · Highly Trusted"); a Tool's Legacy."""
-    card = _printed(r.get("Card"))
-    if card is None:
-        return ""
-    facts = []
-    if is_system:
-        tokens = _int(getattr(card, "tokens", 0))
-        facts.append(f"{tokens} Token{'s' if tokens != 1 else ''}")
-    facts += [str(k) for k in (getattr(card, "keywords", ()) or ())]
-    if getattr(card, "legacy", False):
-        facts.append("Legacy")
-    return " · ".join(facts)
-
-
-def _card_box(r: dict) -> str:
-    """One System or Tool on the board as a small box: upright (tall) or sideways (wide)."""
-    sideways = _truthy(r.get("Sideways"))
-    is_system = str(r.get("Type", "")) == "System"
-    w, h = ("150px", "92px") if sideways else ("112px", "130px")
-    lines = [f"<b>{_esc(r.get('Card'))}</b>", _esc(r.get("Type", ""))]
-    facts = _card_facts(r, is_system)
-    if facts:
-        lines.append(f'<span class="tokens-card-facts">{_esc(facts)}</span>')
-    if is_system:
-        flags = _int(r.get("Flags"))
-        lines.append(f"CAP {_int(r.get('CAP'))} · TRU {_int(r.get('TRU'))}")
-        counters = "●" * min(flags, 10)
-        lines.append(f'Flags {flags} <span style="color:#c00">{counters}</span>')
-        if sideways:
-            state = "sideways"
-        elif _truthy(r.get("New")) and not _truthy(r.get("Can act")):
-            state = "upright, new (waits a turn)"
-        elif _truthy(r.get("Can act")):
-            state = "upright, can act"
-        else:
-            state = "upright"
-        if _truthy(r.get("Can't Task")):
-            state += ", can't Run a Task"
-        if _truthy(r.get("Abilities lost")):
-            state += ", abilities lost"
-    else:
-        state = "sideways (used)" if sideways else "upright"
-    lines.append(f"<i>{_esc(state)}</i>")
-    return (
-        f'<div class="tokens-card{" tokens-sideways" if sideways else ""}" '
-        f'style="display:inline-block;vertical-align:top;width:{w};min-height:{h};margin:3px;'
-        f'padding:4px;border:2px solid {"#888" if sideways else "#333"};border-radius:6px;'
-        f'background:{"#eee" if sideways else "#fff"};font-size:12px">' + "<br>".join(lines) + "</div>"
-    )
+_make_bot = make_bot  # kept for old imports
 
 
 def _table_html(df, empty: str, names: Sequence[str] = ()) -> str:
@@ -316,193 +130,241 @@ def _table_html(df, empty: str, names: Sequence[str] = ()) -> str:
     return df.to_html(escape=True, index=False, border=0, classes="tokens-table", justify="left")
 
 
+
+
+class MoveButton:
+    """A move offered now, for Python code and tests: ``click()`` does what a click on that
+    move does in the page (the same handler, the same checks).
+
+    Attributes:
+        description: the move's text (``"task Neural Network"``). tooltip: the text and a hint.
+        action: the :class:`~tokens_edu.Action`.
+    """
+
+    __slots__ = ("_view", "description", "tooltip", "action")
+
+    def __init__(self, view: "GameView", action, hint: str = ""):
+        self._view = view
+        self.action = action
+        self.description = str(action)
+        self.tooltip = f"{self.description}: {hint}".strip(": ")
+
+    def click(self) -> None:
+        """Play this move, as the page's button does (a stale move gets a calm note)."""
+        self._view._handle({"type": "move", "text": self.description})
+
+    def __repr__(self) -> str:
+        return f"MoveButton({self.description!r})"
+
+
+class Control:
+    """A control of the table (Undo, Next computer move, Pause, Show my cards, Play again),
+    for Python code and tests: ``click()`` does what the page's button does.
+
+    Attributes:
+        description: the button's words. shown: True when the page shows it now.
+        disabled: True when it would do nothing now.
+    """
+
+    def __init__(self, view: "GameView", kind: str, description: str, shown: Callable[[], bool],
+                 enabled: Callable[[], bool] | None = None):
+        self._view, self.kind, self.description = view, kind, description
+        self._shown, self._enabled = shown, enabled or shown
+
+    @property
+    def shown(self) -> bool:
+        return bool(self._shown())
+
+    @property
+    def disabled(self) -> bool:
+        return not self._enabled()
+
+    def click(self) -> None:
+        """Press it, as in the page."""
+        msg = {"type": self.kind}
+        if self.kind == "pause":
+            msg["paused"] = not self._view.paused
+        self._view._handle(msg)
+
+    def __repr__(self) -> str:
+        return f"Control({self.description!r}, shown={self.shown}, disabled={self.disabled})"
+
+
 class GameView(widgets.VBox):
-    """An ipywidgets view of a live Game: board, Tokens, hand, the legal actions as buttons.
+    """A live Game on a card table: the viewer's hand and moves, the computer's turn played out.
 
     Args:
-        game: a :class:`~tokens_edu.Game` (from ``Game.new`` or ``Game.from_scenario``). The view
-            changes it only through ``apply`` and ``undo``.
+        game: a :class:`~tokens_edu.Game` (from ``Game.new`` or ``Game.from_scenario``), or a
+            :class:`~tokens_edu.match.Match` (e.g. a resumed game: ``Match.from_record``).
+            The view changes the game only through the match (``apply``, ``undo``).
         seats: a pair, one entry per player: ``"human"``, ``"greedy"``, ``"random"`` or a bot
-            object with ``choose(game) -> Action`` (``GreedyBot()``, ``RandomBot(seed)``). Two
-            humans is "hot seat": one screen, the hand covered while the screen is passed.
-        allow_undo: show the Undo button (teachers can turn it off).
+            with ``choose(game) -> Action``. Two humans is hot seat. Ignored for a Match.
+        allow_undo: False turns Undo off (same as ``undo="off"``).
+        undo: the undo policy (see :class:`~tokens_edu.match.Match`): ``"turn"`` (default:
+            only your own moves of this turn), ``"free"`` (a teacher's choice: take back your
+            last decision and the computer's moves after it, again and again), ``"off"``.
+        autoplay: True (default): the computer plays its whole turn by itself, one move every
+            ``delay_ms``, with a Pause button. False: one "Next computer move" click per move.
+        delay_ms: the pause between the computer's moves (int, milliseconds, 0 to 5000).
         journal: a :class:`~tokens_edu.journal.Journal`; when given, each card deployed in the
             game offers its Discuss question in a ``DiscussBox`` saved to it.
-        lesson: a short title shown above the board (escaped).
+        lesson: a short title shown above the table (escaped).
+        on_play_again: called with the view when "Play again" is pressed; by default the same
+            start position is set up again (:meth:`Match.restart`).
 
-    Attributes (for tests and teachers):
-        game: the Game shown.
-        buttons: dict, action text -> the Button offered now for it (empty when it is not a
-            human's decision).
-        message: the HTML widget with the latest friendly message (``tokens-message``).
-        status: the HTML widget saying whose turn it is or who won (``tokens-status``).
-        next_button: "Next (computer's move)" (``tokens-next``); shown only when a bot is to act.
-        undo_button: Undo (``tokens-undo``); hidden when ``allow_undo`` is False.
-        reveal_button: hot seat only: "Show my cards" for the player the screen was passed to.
+    Attributes (for tests, teachers and later features):
+        match: the :class:`~tokens_edu.match.Match`. game: ``match.game``.
+        table: the :class:`~tokens_edu.widgets.table.CardTable`.
+        buttons: dict, move text -> :class:`MoveButton` for each move offered now (empty when
+            it is not the viewer's decision).
+        undo_button, next_button, pause_button, reveal_button, again_button: :class:`Control`.
+        note: the latest message to the student (plain text). status: the status line.
+        panes, pane_buttons: the panes under the table and their show/hide buttons.
 
     Raises:
-        ValueError: ``seats`` is not a pair of seat entries (plain message).
-        TypeError: ``game`` does not look like a Game.
+        ValueError: bad seats, undo policy or delay (plain message).
+        TypeError: ``game`` is neither a Game nor a Match.
 
     Rules: the view offers exactly ``game.legal_actions()`` (R7-R23 live in the engine); Tokens
-    run to 15 (R25); hidden cards follow ``game.tables(player)``.
+    run to 15 (R25); hidden cards follow ``game.observation(player)``.
     """
 
     def __init__(self, game, seats: Sequence = ("human", "human"), allow_undo: bool = True,
-                 journal=None, lesson: str = ""):
-        if not all(hasattr(game, a) for a in ("legal_actions", "apply", "tables")):
-            raise TypeError("GameView needs a Game, e.g. Game.new(...) or Game.from_scenario(...).")
-        if isinstance(seats, str) or len(seats) != 2:
-            raise ValueError("seats must be a pair, e.g. ('human', 'greedy').")
+                 journal=None, lesson: str = "", *, undo: str | None = None, autoplay: bool = True,
+                 delay_ms: int = DEFAULT_DELAY_MS, on_play_again: Callable | None = None):
+        if isinstance(game, Match):
+            match = game
+        else:
+            if not all(hasattr(game, a) for a in ("legal_actions", "apply", "observation")):
+                raise TypeError("GameView needs a Game, e.g. Game.new(...) or Game.from_scenario(...).")
+            policy = undo if undo is not None else ("turn" if allow_undo else "off")
+            if not allow_undo:
+                policy = "off"
+            match = Match(game, seats=seats, undo=policy)
+        if isinstance(delay_ms, bool) or not isinstance(delay_ms, int) or not 0 <= delay_ms <= 5000:
+            raise ValueError("delay_ms must be a whole number of milliseconds from 0 to 5000.")
         super().__init__()
         self.add_class("tokens-game")
-        self.game = game
-        self.bots = [_make_bot(s, i) for i, s in enumerate(seats)]
-        self.humans = [i for i in (0, 1) if self.bots[i] is None]
-        self.allow_undo = bool(allow_undo)
         self.journal = journal
         self.lesson = lesson or ""
-        self.buttons: dict[str, widgets.Button] = {}
-        self._button_cache: dict[str, widgets.Button] = {}
-        # Who made each action in the game's record so far (player index per action text).
-        self._movers: list[int] = self._replay_movers()
-        self._revealed_for: int | None = None  # hot seat: whose cards are showing now
-        self._deployed: list[str] = []  # card names deployed while this view was open
+        self.autoplay = bool(autoplay)
+        self.delay_ms = delay_ms
+        self.paused = False
+        self.on_play_again = on_play_again
+        #: bring the table into the window when a game starts (NewGamePanel sets it: a click
+        #: started the game; a lesson page with several tables must not jump on load)
+        self.scroll_into_view = False
+        self.buttons: dict[str, MoveButton] = {}
+        self.note = ""
+        self._note_kind = "info"
+        self.status = ""
+        self._version = 0
+        self._game_no = 0
+        self._deployed: list[str] = []
+        self._pending_deploys: list[str] = []
         self._discuss_boxes: dict[str, widgets.Widget] = {}
         self._quiet = False
         self._replay_step = 0
         self._replay_game = None
         self._shown_log = 0
+        self.match: Match = match
         self._build()
-        self._shown_log = len(self._log_texts())
-        self._refresh()
+        self._attach(match)
 
-    # -- seats ------------------------------------------------------------------------------
+    # -- the match ---------------------------------------------------------------------------
+    @property
+    def game(self):
+        """The Game on the table (``match.game``)."""
+        return self.match.game
+
+    @property
+    def bots(self) -> list:
+        return self.match.bots
+
+    @property
+    def humans(self) -> list[int]:
+        return self.match.humans
+
     @property
     def hot_seat(self) -> bool:
-        """True when both seats are human (one screen, the hand covered between turns)."""
-        return len(self.humans) == 2
+        return self.match.hot_seat
+
+    @property
+    def allow_undo(self) -> bool:
+        return self.match.undo_policy != "off"
 
     def viewer(self) -> int | None:
-        """The player whose eyes the screen is for now: 0, 1, or None (nobody's hand shown).
+        """Whose eyes the screen is for now (see :meth:`Match.viewer`)."""
+        return self.match.viewer()
 
-        With one human seat, always that human. In hot seat, the player to act once they
-        have clicked "Show my cards", else None (the cover is up). With two bots, None.
-        """
-        if len(self.humans) == 1:
-            return self.humans[0]
-        if self.hot_seat:
-            if self.game.over:
-                return self._revealed_for
-            return self._revealed_for if self._revealed_for == self.game.to_act else None
-        return None
+    def set_match(self, match: Match) -> None:
+        """Put another game on this table (e.g. "Play again" or "Continue your game")."""
+        self._attach(match)
+
+    def _attach(self, match: Match) -> None:
+        self.match = match
+        if self._after_move not in match.on_move:
+            match.on_move.append(self._after_move)
+        self._game_no += 1
+        self.paused = False
+        self._replay_game = None
+        self._replay_step = 0
+        self._shown_log = len(self.game.log)
+        self._refresh()
+        self._push()
 
     def _name(self, player: int) -> str:
-        names = getattr(self.game, "names", None) or ("Player 1", "Player 2")
-        return _short(names[player])
+        return _short(self.match.name(player))
 
-    def _bot_to_act(self) -> bool:
-        return not self.game.over and self.bots[self.game.to_act] is not None
-
-    # -- building ---------------------------------------------------------------------------
+    # -- building ----------------------------------------------------------------------------
     def _build(self) -> None:
-        self.title = widgets.HTML(_CSS + (f"<h3>{_esc(self.lesson)}</h3>" if self.lesson else ""))
-        self.status = widgets.HTML()
-        self.status.add_class("tokens-status")
-        self.step = widgets.HTML()
-        self.step.add_class("tokens-step")
-        self.message = widgets.HTML()
-        self.message.add_class("tokens-message")
-        # Counts finished callbacks: a browser test waits for it to change after a click.
-        self._ticks = 0
-        self.tick = widgets.HTML("0", layout=widgets.Layout(display="none"))
-        self.tick.add_class("tokens-tick")
+        self.table = CardTable()
+        self.table.handlers.update({
+            "move": self._guard(self._on_move), "step": self._guard(self._on_step),
+            "undo": self._guard(self._on_undo), "pause": self._guard(self._on_pause),
+            "speed": self._guard(self._on_speed), "reveal": self._guard(self._on_reveal),
+            "again": self._guard(self._on_again), "read": self._guard(self._on_read),
+        })
+        m = lambda: self.match  # noqa: E731 (the controls follow the match on the table now)
+        self.undo_button = Control(self, "undo", "Undo", lambda: m().undo_policy != "off",
+                                   lambda: m().undo_count() > 0)
+        self.next_button = Control(self, "step", "Next computer move",
+                                   lambda: m().bot_to_act() and (not self.autoplay or self.paused),
+                                   lambda: m().bot_to_act())
+        self.pause_button = Control(self, "pause", "Pause", lambda: m().bot_to_act() and self.autoplay)
+        self.reveal_button = Control(self, "reveal", "Show my cards", lambda: m().covered())
+        self.again_button = Control(self, "again", "Play again", lambda: self.game.over)
 
-        self.token_bars = []
-        for p in (0, 1):
-            bar = widgets.IntProgress(value=0, min=0, max=WIN_TOKENS, description=self._name(p),
-                                      layout=widgets.Layout(width="45%"),
-                                      style={"description_width": "initial"})
-            bar.add_class("tokens-tokens-bar")
-            self.token_bars.append(bar)
-        self.tokens_box = widgets.HBox(self.token_bars)
-        self.tokens_box.add_class("tokens-tokens")
-
-        self.board = widgets.HTML()
-        self.board.add_class("tokens-board")
-        self.hand = widgets.HTML()
-        self.hand.add_class("tokens-hand")
-
-        self.next_button = widgets.Button(
-            description="Next (computer's move)", tooltip="Let the computer make its next move, one at a time.",
-            button_style="info", icon="step-forward", layout=widgets.Layout(width="auto"))
-        self.next_button.add_class("tokens-next")
-        self.next_button.on_click(self._guard(self._on_next))
-        self.undo_button = widgets.Button(
-            description="Undo", tooltip="Take back your last move (and the computer's moves after it).",
-            icon="undo")
-        self.undo_button.add_class("tokens-undo")
-        self.undo_button.on_click(self._guard(self._on_undo))
-        if not self.allow_undo:
-            self.undo_button.layout.display = "none"
-        self.reveal_button = widgets.Button(description="Show my cards", tooltip="Show my cards",
-                                            button_style="warning", layout=widgets.Layout(width="auto"))
-        self.reveal_button.add_class("tokens-reveal")
-        self.reveal_button.on_click(self._guard(self._on_reveal))
-        self.cover = widgets.HTML()
-        self.cover.add_class("tokens-cover")
-        self.cover_box = widgets.VBox([self.cover, self.reveal_button])
-
-        # One row per group, made once; a redraw only changes which buttons each row holds.
-        self._button_layout = widgets.Layout(width="auto")  # shared: fewer widgets to send
-        self._button_style = widgets.ButtonStyle()
-        self._group_labels: dict[str, widgets.HTML] = {}
-        self._group_boxes: dict[str, widgets.HBox] = {}
-        self._group_rows: dict[str, widgets.HBox] = {}
-        label_layout = widgets.Layout(min_width="150px")
-        for heading in dict.fromkeys(h for _, h in GROUPS):
-            label = widgets.HTML(f"<b>{_esc(heading)}</b>", layout=label_layout)
-            inner = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
-            row = widgets.HBox([label, inner], layout=widgets.Layout(display="none"))
-            row.add_class(f"tokens-group-{heading.split()[-1].lower()}")
-            self._group_labels[heading], self._group_boxes[heading], self._group_rows[heading] = label, inner, row
-        self.actions_box = widgets.VBox(list(self._group_rows.values()))
-        self.actions_box.add_class("tokens-actions")
-
-        self.explain_text = widgets.Text(placeholder="e.g. task Neural Network",
-                                         description="Move:", continuous_update=False,
-                                         style={"description_width": "initial"})
+        # Why can't I?
+        self.explain_text = widgets.Text(placeholder="e.g. task Neural Network", description="Move:",
+                                         continuous_update=False, style={"description_width": "initial"})
         self.explain_text.add_class("tokens-explain-text")
-        self.explain_button = widgets.Button(description="Explain", tooltip="Explain whether this move is allowed now")
+        self.explain_button = widgets.Button(description="Explain",
+                                             tooltip="Explain whether this move is allowed now")
         self.explain_button.add_class("tokens-explain")
         self.explain_button.on_click(self._guard(self._on_explain))
-        # Enter in the box explains too (keyboard use); the box sends its value on Enter or blur.
         self.explain_text.observe(self._guard(lambda change: self._on_explain()), names="value")
         self.explain_out = widgets.HTML()
         self.explain_out.add_class("tokens-explain-answer")
-        # Always on screen (not folded away): the box and its button are reached with Tab.
-        self.explain_box = widgets.VBox([
+        explain_box = widgets.VBox([
             widgets.HTML("<b>Why can't I?</b> Type a move, then click Explain."),
-            widgets.HBox([self.explain_text, self.explain_button]),
-            self.explain_out,
-        ])
-        self.explain_box.add_class("tokens-explain-box")
-
+            widgets.HBox([self.explain_text, self.explain_button]), self.explain_out])
+        # What happened: the whole log
         self.log_html = widgets.HTML()
         self.log_html.add_class("tokens-log")
-
+        # State tables
         self.table_widgets = {k: widgets.HTML() for k in ("players", "board", "hand", "log")}
         self.tables_tab = widgets.Tab(children=list(self.table_widgets.values()),
                                       titles=["Players", "Board", "My hand", "Log"])
         self.tables_tab.add_class("tokens-tables")
-
-        # Replay: step through a copy rebuilt with Game.from_record.
+        # Moves and replay: a second card table showing a copy rebuilt with Game.from_record
         self.moves_html = widgets.HTML()
         self.moves_html.add_class("tokens-moves")
         self.replay_start = widgets.Button(description="From the start", tooltip="Replay: go back to the start",
                                            icon="fast-backward")
         self.replay_back = widgets.Button(description="Back", tooltip="Replay: one move back", icon="step-backward")
-        self.replay_fwd = widgets.Button(description="Forward", tooltip="Replay: one move forward", icon="step-forward")
+        self.replay_fwd = widgets.Button(description="Forward", tooltip="Replay: one move forward",
+                                         icon="step-forward")
         self.replay_end = widgets.Button(description="To now", tooltip="Replay: jump to the game as it is now",
                                          icon="fast-forward")
         for b, delta in ((self.replay_start, "start"), (self.replay_back, -1),
@@ -510,15 +372,14 @@ class GameView(widgets.VBox):
             b.add_class("tokens-replay-button")
             b.on_click(self._guard(functools.partial(self._on_replay, delta)))
         self.replay_label = widgets.HTML()
-        self.replay_board = widgets.HTML()
-        self.replay_board.add_class("tokens-replay-board")
-        self.replay_box = widgets.VBox([
+        self.replay_table = CardTable()
+        self.replay_table.add_class("tokens-replay-board")
+        replay_box = widgets.VBox([
             self.moves_html,
             widgets.HBox([self.replay_start, self.replay_back, self.replay_fwd, self.replay_end]),
-            self.replay_label, self.replay_board,
-        ])
-        self.replay_box.add_class("tokens-replay")
-        # Read a card: any card the viewer may see now (their hand, the board), drawn in full.
+            self.replay_label, self.replay_table])
+        replay_box.add_class("tokens-replay")
+        # Read a card
         self.card_pick = widgets.Dropdown(description="Card", options=[], value=None,
                                           style={"description_width": "initial"})
         self.card_pick.add_class("tokens-card-pick")
@@ -527,21 +388,17 @@ class GameView(widgets.VBox):
         self.card_html.add_class("tokens-card-view")
         read_box = widgets.VBox([widgets.HTML("Pick a card from your hand or the board to read it."),
                                  self.card_pick, self.card_html])
-        # Show/hide buttons instead of an Accordion: Accordion headers are not reached with Tab
-        # in Voila, buttons are. Each button opens or closes its own pane.
-        self.panes = {"tables": self.tables_tab, "read": read_box, "replay": self.replay_box}
-        self.pane_titles = {"tables": "State tables", "read": "Read a card", "replay": "Moves and replay"}
+
+        self.panes: dict[str, widgets.Widget] = {}
+        self.pane_titles: dict[str, str] = {}
         self.pane_buttons: dict[str, widgets.Button] = {}
-        for key, pane in self.panes.items():
-            pane.add_class(f"tokens-pane-{key}")
-            button = widgets.Button(layout=widgets.Layout(width="auto"))
-            button.add_class("tokens-pane-toggle")
-            button.add_class(f"tokens-toggle-{key}")
-            button.on_click(self._guard(functools.partial(self._on_toggle_pane, key)))
-            self.pane_buttons[key] = button
-            self._set_pane(key, key == "tables")  # the State tables start open
-        self.more = widgets.VBox([widgets.HBox(list(self.pane_buttons.values())), *self.panes.values()])
-        self.more.add_class("tokens-more")
+        self._pane_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
+        self._pane_box = widgets.VBox()
+        for key, title, pane in (("explain", "Why can't I?", explain_box), ("log", "What happened", self.log_html),
+                                 ("replay", "Moves and replay", replay_box), ("tables", "State tables", self.tables_tab),
+                                 ("read", "Read a card", read_box)):
+            self.add_pane(key, title, pane)
+        self.explain_box = explain_box
 
         self.discuss_pick = widgets.Dropdown(description="Card", options=[], style={"description_width": "initial"})
         self.discuss_pick.observe(self._guard(self._on_discuss_pick), names="value")
@@ -550,167 +407,189 @@ class GameView(widgets.VBox):
         if self.hot_seat:  # one screen, two students: each saves under their own name
             discuss_intro += (" <b>Take turns:</b> type <b>your own name</b> in the name box,"
                               " then write your answer and click Save.")
-        self.discuss_area = widgets.VBox([
-            widgets.HTML(discuss_intro),
-            self.discuss_pick, self.discuss_slot,
-        ])
+        self.discuss_area = widgets.VBox([widgets.HTML(discuss_intro), self.discuss_pick, self.discuss_slot])
         self.discuss_area.add_class("tokens-discuss-area")
         self.discuss_area.layout.display = "none"
+        self.children = [widgets.HTML(_CSS), self.table, self._pane_row, self._pane_box, self.discuss_area]
 
-        controls = widgets.HBox([self.next_button, self.undo_button])
-        self.children = [self.title, self.status, self.step, self.tokens_box, self.board, self.cover_box,
-                         self.hand, self.actions_box, controls, self.message, self.log_html,
-                         self.explain_box, self.discuss_area, self.more, self.tick]
+    def add_pane(self, key: str, title: str, widget: widgets.Widget, open: bool = False) -> widgets.Button:
+        """Add a pane under the table with a show/hide button (reached with Tab).
+
+        For lessons and later features (a "What was the computer thinking?" pane, a Hint).
+
+        Args:
+            key: a short id (letters, digits, dashes); the CSS classes are ``tokens-pane-<key>``
+                and ``tokens-toggle-<key>``. title: the button's words. widget: the pane.
+            open: show it at once.
+
+        Returns:
+            the show/hide Button.
+
+        Raises:
+            ValueError: ``key`` is already used or not a short id.
+        """
+        if not re.fullmatch(r"[a-z0-9-]{1,30}", str(key)) or key in self.panes:
+            raise ValueError(f"Pane key {key!r} is taken or not a short id like 'thinking'.")
+        widget.add_class(f"tokens-pane-{key}")
+        button = widgets.Button(layout=widgets.Layout(width="auto"))
+        button.add_class("tokens-pane-toggle")
+        button.add_class(f"tokens-toggle-{key}")
+        button.on_click(self._guard(functools.partial(self._on_toggle_pane, key)))
+        self.panes[key], self.pane_titles[key], self.pane_buttons[key] = widget, title, button
+        self._pane_row.children = tuple(self._pane_row.children) + (button,)
+        self._pane_box.children = tuple(self._pane_box.children) + (widget,)
+        self._set_pane(key, open)
+        return button
 
     def _set_pane(self, key: str, show: bool) -> None:
-        """Open or close one pane (State tables, Read a card, Moves and replay)."""
+        """Open or close one pane; an opened pane is drawn now (closed ones are not kept fresh)."""
         self.panes[key].layout.display = None if show else "none"
         title = self.pane_titles[key]
         button = self.pane_buttons[key]
         button.description = f"{'▾' if show else '▸'} {title}"  # ▾ open, ▸ closed
         button.tooltip = f"{'Hide' if show else 'Show'} {title}"
         button.button_style = "info" if show else ""
+        if show:
+            self._draw_panes()
 
     def pane_open(self, key: str) -> bool:
-        """True when the pane ``key`` ("tables", "read" or "replay") is shown."""
+        """True when the pane ``key`` is shown."""
         return self.panes[key].layout.display != "none"
 
-    # -- callbacks: every one catches its own errors ----------------------------------------
+    # -- callbacks: every one catches its own errors ------------------------------------------
     def _guard(self, fn: Callable) -> Callable:
-        """Wrap a callback: errors become a friendly message in the view and a log entry.
-
-        An :class:`~tokens_edu.IllegalAction` (or other ``ValueError`` from the package)
-        shows its own plain message; anything else shows a general "nothing was lost" message
-        and the traceback goes to the ``logging`` log (Voila shows no tracebacks).
-        """
+        """Wrap a callback: errors become a friendly note on the table and a log entry; the
+        table is drawn again afterwards (its version grows, so the page knows it is done)."""
         @functools.wraps(fn)
         def wrapped(*args, **kwargs):
             try:
                 return fn(*args, **kwargs)
-            except ValueError as exc:  # IllegalAction, ScenarioError, RecordError are ValueErrors
+            except ValueError as exc:  # IllegalAction, MatchError, RecordError are ValueErrors
                 log.info("GameView: refused: %s", exc)
                 self._say(str(exc), kind="error")
             except Exception:  # noqa: BLE001 (a click must never fail silently)
                 log.exception("GameView callback %s failed", getattr(fn, "__name__", fn))
                 self._say(_FRIENDLY_ERROR, kind="error")
             finally:
-                self._ticks += 1
-                self.tick.value = str(self._ticks)
+                try:
+                    self._push()
+                except Exception:  # noqa: BLE001
+                    log.exception("GameView: redraw failed")
             return None
 
         return wrapped
 
+    def _handle(self, msg: dict) -> None:
+        """Answer one message as if it came from the page (used by MoveButton and Control)."""
+        self.table._on_page_msg(self.table, msg)
+
     def _say(self, text: str, kind: str = "info") -> None:
-        """Show ``text`` (escaped, rule numbers left out) in the message area; ``kind`` is
-        "info" or "error"."""
-        color = "#b00020" if kind == "error" else "#1a5e20"
-        icon = "⚠ " if kind == "error" else ""
-        self.message.value = f'<div style="color:{color};padding:4px 0">{icon}{_esc(_plain(text))}</div>'
+        """Put ``text`` (rule numbers left out) in the table's note; ``kind``: info or error."""
+        self.note = _plain(text)
+        self._note_kind = kind
+
+    def _stale(self, msg: dict) -> bool:
+        """True for a message sent from an older drawing of the table (a double click)."""
+        v = msg.get("v")
+        return v is not None and v != self._version
 
     def _on_toggle_pane(self, key: str, _button=None) -> None:
-        """A Show/Hide button: open or close its pane."""
         self._set_pane(key, not self.pane_open(key))
 
-    def _on_action(self, text: str, _button=None) -> None:
-        """A human clicked an action button: apply it (if still legal) and redraw."""
+    def _on_move(self, msg: dict) -> None:
+        """A move was clicked: play it if it is still offered, else a calm note."""
+        text = " ".join(str(msg.get("text", "")).split())[:200]
         if self.game.over:
-            self._say("The game is over. Start a new game to play again.")
+            self._say("The game is over. Click Play again for a new game.")
             return
         if text not in self.buttons:
-            # A button that is no longer offered: a double click, or a click sent just before the
-            # redraw. Nothing is changed, and it is not an error: a calm note under the message.
             log.info("GameView: ignored a click on %r (no longer offered)", text)
             history = list(self.game.history)
             if history and str(history[-1]) == text:
                 note = "That move was already made."
+            elif self.match.bot_to_act():
+                note = "Wait: the computer is playing its turn."
             else:
                 note = f"'{text}' is not offered any more. " + _plain(self.game.explain(text))
-            stale = f'<div class="tokens-stale" style="color:#555">{_esc(note)}</div>'
-            if stale not in self.message.value:
-                self.message.value += stale
+            if note not in self.note:
+                self.note = (self.note + " " + note).strip() if self._note_kind != "error" else note
+                self._note_kind = "info"
             return
-        if self._bot_to_act():
-            self._say("It's the computer's move: click Next.")
-            return
-        if self.viewer() != self.game.to_act:
-            self._say("It's not your move yet.", kind="error")
-            return
-        legal = {str(a): a for a in self.game.legal_actions()}
-        if text not in legal:
-            self._say(f"You can't do '{text}' right now. " + self.game.explain(text), kind="error")
-            self._refresh()
-            return
-        self._apply(legal[text])
+        action = self.buttons[text].action
+        self.match.play(action)
+        self._after_play(announce=True)
 
-    def _apply(self, action) -> None:
-        """Apply one action (an Action from ``legal_actions`` or a bot), then redraw."""
-        player = self.game.to_act
-        self.game.apply(action)
-        self._movers.append(player)
-        self._refresh(announce=True)
+    def _after_move(self, match, player, action) -> None:
+        """Match hook: a move was made (by anyone). A deployed card's Discuss box is offered
+        once the table has been drawn (:meth:`_push`), so the page learns of the card from
+        the table first."""
         if getattr(action, "kind", None) == "deploy" and getattr(action, "card", None):
-            try:  # the move is made and shown; a Discuss problem must not hide that
-                self._note_deployed(action.card)
-            except Exception:  # noqa: BLE001
-                log.exception("GameView: could not offer the Discuss box for %s", action.card)
-                self.message.value += ('<div style="color:#b00020">⚠ Your move was made, but the Discuss '
-                                       f"question for {_esc(action.card)} can't be shown right now.</div>")
+            self._pending_deploys.append(action.card)
 
-    def _on_next(self, _button=None) -> None:
-        """Next (computer's move): the bot to act makes exactly one move."""
+    def _offer_discuss(self) -> None:
+        while self._pending_deploys:
+            card = self._pending_deploys.pop(0)
+            try:  # the move is made; a Discuss problem must not hide that
+                self._note_deployed(card)
+            except Exception:  # noqa: BLE001
+                log.exception("GameView: could not offer the Discuss box for %s", card)
+
+    def _after_play(self, announce: bool) -> None:
+        self._refresh(announce=announce)
+
+    def _on_step(self, msg: dict) -> None:
+        """One computer move (the page's timer, or "Next computer move")."""
+        if self._stale(msg):
+            return
         if self.game.over:
             self._say("The game is over.")
             return
-        if not self._bot_to_act():
-            self._say("It's your move, not the computer's.")
+        if not self.match.bot_to_act():
+            if msg.get("v") is None:
+                self._say("It's your move, not the computer's.")
             return
-        bot = self.bots[self.game.to_act]
-        action = bot.choose(self.game)
-        self._apply(action)
+        self.match.step()
+        self._refresh(announce=True)
 
-    def _undo_count(self) -> int:
-        """How many actions Undo takes back now; 0 when there is nothing to undo.
-
-        The human seeing the screen takes back their own last decision and every bot move
-        after it; never a move another human made (in hot seat you can't undo your
-        opponent's move).
-        """
-        me = self.viewer()
-        if me is None or not self.allow_undo:
-            return 0
-        count = 0
-        for mover in reversed(self._movers):
-            count += 1
-            if mover == me:
-                return count
-            if self.bots[mover] is None:  # another human's move
-                return 0
-        return 0
-
-    def _on_undo(self, _button=None) -> None:
-        """Undo: take back the viewer's last decision and the bot moves after it."""
-        if not self.allow_undo:
-            self._say("Undo is turned off for this game.")
-            return
-        n = self._undo_count()
-        if n == 0:
-            self._say("There is no move of yours to take back.")
-            return
-        for _ in range(n):
-            self.game.undo()
-            self._movers.pop()
+    def _on_undo(self, msg: dict | None = None) -> None:
+        n = self.match.undo()
         self._replay_game = None
-        self._shown_log = len(self._log_texts())
+        self._shown_log = len(self.game.log)
         self._refresh()
         self._say(f"Took back {n} move{'s' if n != 1 else ''}. Your turn again.")
 
-    def _on_reveal(self, _button=None) -> None:
-        """Hot seat: the player the screen was passed to shows their cards."""
-        if not self.hot_seat or self.game.over:
-            return
-        self._revealed_for = self.game.to_act
+    def _on_pause(self, msg: dict) -> None:
+        self.paused = bool(msg.get("paused", not self.paused))
+        self._say("Paused: click Next computer move, or Play." if self.paused else "")
         self._refresh()
-        self._say(f"{self._name(self.game.to_act)}, these are your cards.")
+
+    def _on_speed(self, msg: dict) -> None:
+        ms = _int(msg.get("ms"), DEFAULT_DELAY_MS)
+        self.delay_ms = min(max(ms, 0), 5000)
+        self._refresh()
+
+    def _on_reveal(self, msg: dict | None = None) -> None:
+        who = self.match.reveal()
+        self._refresh()
+        self._say(f"{self._name(who)}, these are your cards.")
+
+    def _on_again(self, msg: dict | None = None) -> None:
+        """Play again: the lesson's own callback, else the same start position again."""
+        if not self.game.over:
+            self._say("Finish this game first (or start a new one above).")
+            return
+        if self.on_play_again is not None:
+            self.on_play_again(self)
+        else:
+            self.set_match(self.match.restart())
+        self._say("A new game! Good luck.")
+
+    def _on_read(self, msg: dict) -> None:
+        """"Read the whole card": open Read a card with that card (if the viewer may see it)."""
+        name = str(msg.get("name", ""))
+        self._set_pane("read", True)
+        if name in self.card_pick.options:
+            self.card_pick.value = name
 
     def _on_explain(self, _button=None) -> None:
         """"Why can't I?": explain the typed move for the player to act."""
@@ -720,17 +599,16 @@ class GameView(widgets.VBox):
             return
         if self.game.over:
             answer = "The game is over, so no move can be made."
-        elif self._bot_to_act():
+        elif self.match.bot_to_act():
             answer = "It's the computer's move now. Ask again on your turn."
         elif self.viewer() is None:
-            answer = "Show your cards first (the button above), then ask."
+            answer = "Show your cards first (the button on the table), then ask."
         else:
             answer = self.game.explain(text)
         self.explain_out.value = f"<b>{_esc(text)}</b>: {_esc(_plain(answer))}"
 
     def _on_replay(self, delta, _button=None) -> None:
-        """Replay controls: move the replay to the start, one step, or to now."""
-        total = len(self._movers)
+        total = len(self.game.history)
         if delta == "start":
             step = 0
         elif delta == "end":
@@ -752,13 +630,26 @@ class GameView(widgets.VBox):
             self._replay_game = Game.from_record(dict(record, actions=actions[:step]))
         self._replay_step = step
         g = self._replay_game
-        viewer = self.viewer()
-        self.replay_board.value = _board_from_tables(g.tables(viewer if viewer is not None else 0), viewer, g)
+        seat = self.match.seat_view()
+        state = table_state(g, self.viewer(), seat=seat, names=(self._name(0), self._name(1)))
+        state.update(v=step, status=f"Replay: after move {step} of {len(actions)}", step="", title="")
+        self.replay_table.state = state
         self.replay_label.value = (f"<b>Replay: after move {step} of {len(actions)}</b> "
                                    f"(turn {_int(getattr(g, 'turn', 0))}). The real game is not changed.")
 
+    def _on_card_pick(self, change) -> None:
+        name = change.get("new") if isinstance(change, dict) else None
+        if self._quiet:
+            return
+        if not name:
+            self.card_html.value = ""
+            return
+        from ..cards import load_cards
+        from ..render import render_card
+
+        self.card_html.value = render_card(load_cards()[name], scale=0.9)
+
     def _on_discuss_pick(self, change) -> None:
-        """The Discuss dropdown changed: show that card's DiscussBox (answers are kept)."""
         name = change.get("new") if isinstance(change, dict) else None
         if name and not self._quiet:
             self._show_discuss(name)
@@ -773,16 +664,15 @@ class GameView(widgets.VBox):
         if self.journal is None:
             return
         self.discuss_area.layout.display = None
-        self._quiet = True  # setting the dropdown here must not run its observer too
+        self._quiet = True
         try:
             self.discuss_pick.options = list(reversed(self._deployed))
-            self.discuss_pick.value = name  # the latest deployed card
+            self.discuss_pick.value = name
         finally:
             self._quiet = False
         self._show_discuss(name)
 
     def _show_discuss(self, name: str) -> None:
-        """Put ``name``'s DiscussBox in the Discuss area, making it once per card."""
         if self.journal is None:
             return
         box = self._discuss_boxes.get(name)
@@ -795,30 +685,27 @@ class GameView(widgets.VBox):
         if tuple(self.discuss_slot.children) != (box,):
             self.discuss_slot.children = [box]
 
-    # -- redraw -----------------------------------------------------------------------------
-    def _log_texts(self, tables: dict | None = None) -> list[str]:
-        """The commentary lines the viewer may read (from the ``log`` table)."""
-        v = self.viewer()
-        if tables is None:
-            tables = self.game.tables(v if v is not None else 0)
-        df = tables.get("log")  # the engine's log never names a card only one player saw
-        if df is None or len(df) == 0:
-            return []
-        return [str(t) for t in df["Text"].tolist()]
+    # -- drawing ----------------------------------------------------------------------------
+    def _log_texts(self) -> list[str]:
+        """The log lines the viewer may read (the engine's narration, without rule numbers)."""
+        return [_plain(e.text) for e in self.game.log]
 
-    def _status_text(self, viewer: int | None) -> str:
-        g = self.game
+    def _status_text(self) -> str:
+        g, m = self.game, self.match
+        viewer = m.viewer()
         if g.over:
             if g.winner is None:
                 return "It's a draw: nobody reached 15 Tokens."
+            if len(m.humans) == 1:
+                return "You win!" if g.winner == m.humans[0] else f"{self._name(g.winner)} wins!"
             return f"{self._name(g.winner)} wins!"
         who = g.to_act
-        if self.bots[who] is not None:
-            name = self._name(who)
-            bot = "The computer" if name.lower() == "computer" else f"The computer ({name})"
-            return f"{bot} is thinking: click Next to see its move."
-        if len(self.humans) == 1:
-            return "Your turn" if who == self.humans[0] else f"{self._name(who)}'s turn"
+        if m.bots[who] is not None:
+            if self.autoplay and not self.paused:
+                return "The computer is playing…"
+            return "The computer's move: click Next computer move."
+        if len(m.humans) == 1:
+            return "Your turn" if who == m.humans[0] else f"{self._name(who)}'s turn"
         if viewer is None:
             return f"Pass the screen to {self._name(who)}."
         return f"Your turn, {self._name(who)}"
@@ -827,71 +714,112 @@ class GameView(widgets.VBox):
         g = self.game
         if g.over:
             return f"Game over after turn {_int(getattr(g, 'turn', 0))}."
-        pending = getattr(g, "pending", None)
         kinds = {a.kind for a in legal}
         phase = getattr(g, "phase", "main")
         who = self._name(g.to_act)
+        moves = len(g.history)
+        count = f" · {moves} move{'s' if moves != 1 else ''} so far"
         if phase == "order" or "order" in kinds:
-            return f"Getting ready: {who} won the die roll and decides who goes first."
+            return f"Getting ready: {who} won the die roll and decides who goes first." + count
         if phase == "mulligan" or kinds & {"keep", "mulligan"}:
-            return f"Getting ready: {who} keeps this hand or takes a new one, once."
-        turn = _int(getattr(g, "turn", 0))
-        step = f"Turn {turn}: {self._name(g.active)}'s main phase"
-        if pending:
-            step += f". {who} must choose: {pending}"
-        return step
+            return f"Getting ready: {who} keeps this hand or takes a new hand, once." + count
+        return f"Turn {_int(getattr(g, 'turn', 0))}: {self._name(g.active)}'s turn" + count
+
+    def _banner(self) -> dict | None:
+        g, m = self.game, self.match
+        if not g.over:
+            return None
+        score = f"Final Tokens: {self._name(0)} {g.tokens[0]}, {self._name(1)} {g.tokens[1]}."
+        if g.winner is None:
+            return {"title": "It's a draw", "detail": score, "won": False}
+        if len(m.humans) == 1:
+            won = g.winner == m.humans[0]
+            return {"title": "You win!" if won else "The computer wins" if m.bots[g.winner] is not None
+                    else f"{self._name(g.winner)} wins", "detail": score, "won": won}
+        return {"title": f"{self._name(g.winner)} wins!", "detail": score, "won": True}
+
+    def _cover(self) -> dict | None:
+        if not self.match.covered():
+            return None
+        who, other = self._name(self.game.to_act), self._name(1 - self.game.to_act)
+        return {"title": f"Pass the screen to {who}.",
+                "text": f"{other}, please look away. {who}: click the button to see your cards.",
+                "button": f"I'm {who}: show my cards"}
 
     def _refresh(self, announce: bool = False) -> None:
-        """Redraw every part of the view from the game (one way: game -> widgets)."""
-        g = self.game
-        actions = list(g.history)
-        if len(self._movers) != len(actions):
-            self._movers = self._replay_movers()  # the game was changed outside the view
-        viewer = self.viewer()
-        legal = [] if g.over else list(g.legal_actions())
-        tables = g.tables(viewer if viewer is not None else (self.humans[0] if self.humans else 0))
-        tables = dict(tables)
-        if viewer is None:
-            tables["hand"] = None  # the cover is up (or no human): no hand on screen
-        self.status.value = f"<h3 style='margin:4px 0'>{_esc(self._status_text(viewer))}</h3>"
-        moves = len(actions)
-        self.step.value = (f"<span>{_esc(_plain(self._step_text(legal)))}</span>"
-                           f' <span class="tokens-move-count" style="color:#555">· '
-                           f"{moves} move{'s' if moves != 1 else ''} so far</span>")
-        tokens = tuple(g.tokens)
-        for p in (0, 1):
-            self.token_bars[p].value = min(max(_int(tokens[p]), 0), WIN_TOKENS)
-            self.token_bars[p].description = f"{self._name(p)}: {_int(tokens[p])}/{WIN_TOKENS}"
-        self.board.value = _board_from_tables(tables, viewer, g)
-        self._draw_hand(tables, viewer)
-        self._draw_cover(viewer)
-        self._draw_actions(viewer, legal)
-        self.next_button.layout.display = None if self._bot_to_act() else "none"
-        self.next_button.disabled = not self._bot_to_act()
-        self.undo_button.disabled = self._undo_count() == 0
-        texts = self._log_texts(tables)
-        self.log_html.value = ("<b>What happened</b><br>" + "<br>".join(_esc(t) for t in texts[-8:])
-                               if texts else "<i>Nothing has happened yet.</i>")
-        if announce:
-            new = texts[self._shown_log:] if len(texts) > self._shown_log else texts[-1:]
-            if new:
-                self._say(" ".join(new[-3:]))
-        self._shown_log = len(texts)
-        empty = {"players": "No players.", "board": "No Systems or Tools in play.",
-                 "hand": "Hidden: the cover is up." if viewer is None else "Your hand is empty.",
-                 "log": "Nothing has happened yet."}
-        for key, w in self.table_widgets.items():
-            df = tables.get(key)
-            if key == "log" and df is not None and len(df) > LOG_TABLE_ROWS:
-                df = df.tail(LOG_TABLE_ROWS)  # the newest events; game.tables() has them all
-            w.value = _table_html(df, empty[key], names=(self._name(0), self._name(1)))
-        self._draw_moves(viewer, actions)
-        self._draw_card_pick(tables)
+        """Work out everything the page shows from the match (one way: match -> state)."""
+        g, m = self.game, self.match
+        viewer = m.viewer()
+        legal = m.legal_moves()
+        from .table import HINTS
 
-    def _draw_card_pick(self, tables: dict) -> None:
+        self.buttons = {str(a): MoveButton(self, a, HINTS.get(a.kind, "")) for a in legal}
+        highlight = []
+        for _, a in m.last_bot_moves[-3:]:
+            highlight += [x for x in (getattr(a, "card", None), getattr(a, "target", None)) if x]
+        if m.covered():  # what the last player typed or was told may name their cards: clear it
+            self.explain_text.value = ""
+            self.explain_out.value = ""
+        state = table_state(g, viewer, seat=m.seat_view(), moves=legal, highlight=highlight,
+                            prompt=m.prompt(viewer), names=(self._name(0), self._name(1)))
+        self.status = self._status_text()
+        texts = self._log_texts()
+        if announce and len(texts) > self._shown_log and self._note_kind != "error":
+            self.note = " ".join(texts[self._shown_log:][-2:])
+            self._note_kind = "info"
+        self._shown_log = len(texts)
+        undo_n = m.undo_count()
+        state.update(
+            status=self.status, step=_plain(self._step_text(legal)), title=self.lesson,
+            banner=self._banner(), cover=self._cover(), bot=m.bot_to_act(), has_bot=any(m.bots),
+            autoplay=self.autoplay, paused=self.paused, delay=self.delay_ms,
+            undo=undo_n, undo_shown=m.undo_policy != "off",
+            undo_hint=("Take back your own moves of this turn" if m.undo_policy == "turn"
+                       else "Take back your last move and the computer's moves after it"),
+            can_again=True, game=self._game_no, scroll=self.scroll_into_view)
+        self._state = state
+        self._log_lines = texts
+
+    def _push(self) -> None:
+        """Send the state to the page with a new version number (the page's tick)."""
+        self._version += 1
+        state = dict(getattr(self, "_state", {}) or {})
+        state["v"] = self._version
+        state["note"] = {"text": self.note, "kind": self._note_kind} if self.note else None
+        self.table.state = state
+        # the table first: the page learns of a card from the table before any pane names it
+        texts = getattr(self, "_log_lines", [])
+        self.log_html.value = ("<b>What happened</b><br>" + "<br>".join(_esc(t) for t in texts[-LOG_TABLE_ROWS:])
+                               if texts else "<i>Nothing has happened yet.</i>")
+        self._draw_panes()
+        self._offer_discuss()
+
+    def _draw_panes(self) -> None:
+        """Draw the open panes (closed ones are drawn when they are opened)."""
+        if not hasattr(self, "_state"):
+            return
+        viewer = self.viewer()
+        if self.pane_open("tables"):
+            tables = dict(self.game.tables(self.match.seat_view()))
+            if viewer is None:
+                tables["hand"] = None
+            empty = {"players": "No players.", "board": "No Systems or Tools in play.",
+                     "hand": "Hidden: the cover is up." if viewer is None else "Your hand is empty.",
+                     "log": "Nothing has happened yet."}
+            for key, w in self.table_widgets.items():
+                df = tables.get(key)
+                if key == "log" and df is not None and len(df) > LOG_TABLE_ROWS:
+                    df = df.tail(LOG_TABLE_ROWS)
+                w.value = _table_html(df, empty[key], names=(self._name(0), self._name(1)))
+        if self.pane_open("replay"):
+            self._draw_moves(viewer)
+        if self.pane_open("read"):
+            self._draw_card_pick()
+
+    def _draw_card_pick(self) -> None:
         """Offer the cards the viewer may read now: their hand (if shown) and the board."""
-        names = [str(r.get("Card")) for r in _rows(tables.get("hand"))]
-        names += [re.sub(r"\s*#\d+$", "", str(r.get("Card"))) for r in _rows(tables.get("board"))]
+        st = self._state
+        names = [f["name"] for f in st.get("hand", [])] + [c["face"]["name"] for c in st.get("board", [])]
         options = sorted(dict.fromkeys(names))
         if list(self.card_pick.options) != options:
             keep = self.card_pick.value if self.card_pick.value in options else None
@@ -904,108 +832,12 @@ class GameView(widgets.VBox):
             if keep is None:
                 self.card_html.value = ""
 
-    def _on_card_pick(self, change) -> None:
-        """Read a card: draw the picked card in full (``render_card``)."""
-        name = change.get("new") if isinstance(change, dict) else None
-        if self._quiet:
-            return
-        if not name:
-            self.card_html.value = ""
-            return
-        from ..cards import load_cards
-        from ..render import render_card
-
-        self.card_html.value = render_card(load_cards()[name], scale=0.9)
-
-    def _draw_hand(self, tables: dict, viewer: int | None) -> None:
-        rows = _rows(tables.get("hand")) if viewer is not None else []
-        if viewer is None:
-            self.hand.value = ""
-            return
-        if not rows:
-            self.hand.value = "<b>Your hand</b>: empty."
-            return
-        cards = []
-        for r in rows:
-            extra = " · can train" if _truthy(r.get("Trainable")) else ""
-            cards.append(
-                '<span class="tokens-hand-card" style="display:inline-block;border:1px solid #555;'
-                'border-radius:5px;padding:3px 6px;margin:2px;background:#fafafa">'
-                f"<b>{_esc(r.get('Card'))}</b><br><small>{_esc(r.get('Type'))} · cost "
-                f"{_int(r.get('Cost'))}{_esc(extra)}</small></span>"
-            )
-        self.hand.value = f"<b>Your hand ({len(rows)})</b><br>" + "".join(cards)
-
-    def _draw_cover(self, viewer: int | None) -> None:
-        show = self.hot_seat and viewer is None and not self.game.over
-        self.cover_box.layout.display = None if show else "none"
-        self.reveal_button.disabled = not show
-        if show:  # what the last player typed or was told may name their cards: clear it
-            self.explain_text.value = ""
-            self.explain_out.value = ""
-            who = self._name(self.game.to_act)
-            other = self._name(1 - self.game.to_act)
-            self.cover.value = (
-                f'<div style="background:#333;color:#fff;padding:18px;border-radius:8px">'
-                f"<b>Pass the screen to {_esc(who)}.</b><br>{_esc(other)}, please look away. "
-                f"{_esc(who)}: click the button to see your cards.</div>")
-            self.reveal_button.description = f"I'm {who}: show my cards"
-            self.reveal_button.tooltip = f"I'm {who}: show my cards"
-
-    def _draw_actions(self, viewer: int | None, legal: list) -> None:
-        """The legal actions as grouped buttons, only for a human who may see them now."""
-        g = self.game
-        offered: dict[str, object] = {}
-        if not g.over and viewer is not None and g.to_act == viewer and self.bots[viewer] is None:
-            offered = {str(a): a for a in legal}
-        # A button, once made, stays in its group's box; a redraw only shows or hides it (by CSS
-        # class), because making and removing button views is what makes a click feel slow.
-        self.buttons = {}
-        added: dict[str, list[widgets.Button]] = {}
-        for text, action in offered.items():
-            kind = getattr(action, "kind", "")
-            button = self._button_cache.get(text)
-            if button is None:
-                button = widgets.Button(description=text, layout=self._button_layout, style=self._button_style,
-                                        tooltip=f"{text}: {HINTS.get(kind, '')}".strip(),
-                                        button_style=_STYLES.get(kind, ""))
-                button.on_click(self._guard(functools.partial(self._on_action, text)))
-                button._tokens_shown = ("tokens-action", f"tokens-action-{kind}")
-                button._tokens_group = dict(GROUPS).get(kind, "End turn")
-                self._button_cache[text] = button
-                added.setdefault(button._tokens_group, []).append(button)
-            self.buttons[text] = button
-        hot_seat = self.hot_seat
-        for text, button in list(self._button_cache.items()):
-            shown = text in self.buttons
-            if not shown and hot_seat:  # another person sees the screen next: no trace of this hand
-                box = self._group_boxes[button._tokens_group]
-                box.children = tuple(b for b in box.children if b is not button)
-                del self._button_cache[text]
-                button.close()
-                continue
-            classes = button._tokens_shown if shown else ("tokens-hidden",)
-            if tuple(button._dom_classes) != classes:
-                button._dom_classes = classes
-        for heading, new in added.items():
-            self._group_boxes[heading].children = tuple(self._group_boxes[heading].children) + tuple(new)
-        pending = getattr(g, "pending", None)
-        shown_groups = {b._tokens_group for b in self.buttons.values()}
-        for heading, row in self._group_rows.items():
-            if heading == "Choose":
-                label = f"Choose: {pending}" if pending else "Choose"
-                self._group_labels[heading].value = f"<b>{_esc(label)}</b>"
-            row.layout.display = None if heading in shown_groups else "none"
-
-    def _draw_moves(self, viewer: int | None, actions: list[str]) -> None:
-        """The numbered move list (``actions``: the record's action texts); the other
-        player's secret moves are masked (see :meth:`_mask`)."""
+    def _draw_moves(self, viewer: int | None) -> None:
+        """The numbered move list; the other player's secret moves are masked (:meth:`_mask`)."""
         lines = []
-        for i, text in enumerate(actions):
-            mover = self._movers[i] if i < len(self._movers) else None
+        for i, (mover, text) in enumerate(self.game.moves):
             shown = self._mask(str(text), mover, viewer)
-            who = self._name(mover) if mover is not None else "?"
-            lines.append(f"{i + 1}. {_esc(who)}: {_esc(shown)}")
+            lines.append(f"{i + 1}. {_esc(self._name(mover))}: {_esc(shown)}")
         self.moves_html.value = ("<b>Moves so far</b><br>" + "<br>".join(lines[-60:])
                                  if lines else "<i>No moves yet.</i>")
 
@@ -1019,11 +851,9 @@ class GameView(widgets.VBox):
             return "train a card (face-down)"
         if low.startswith("choose ") and not _PUBLIC_CHOICE.match(low):
             return "choose (a secret choice)"
+        if low == "mulligan":
+            return "new hand (mulligan)"
         return text
-
-    def _replay_movers(self) -> list[int]:
-        """Who made each action already in the game (from ``game.moves``)."""
-        return [player for player, _ in self.game.moves]
 
 
 class NewGamePanel(widgets.VBox):
@@ -1039,6 +869,11 @@ class NewGamePanel(widgets.VBox):
         lesson: passed to :class:`GameView`.
         allow_undo: passed to :class:`GameView`.
         seed: the game's seed (None: a new shuffle each time).
+        undo, autoplay, delay_ms: passed to :class:`GameView` (undo policy, the computer's
+            turn played by itself, its pause between moves).
+
+    After Start the deck and name choices fold away (the table then fits a 1366x768 window);
+    "New game" shows them again. "Play again" at the end of a game deals the same decks again.
 
     Attributes:
         deck_pickers: the two Dropdowns (value: index into ``starter_decks()``).
@@ -1048,7 +883,8 @@ class NewGamePanel(widgets.VBox):
     """
 
     def __init__(self, seats: Sequence = ("human", "greedy"), journal=None, lesson: str = "",
-                 allow_undo: bool = True, seed: int | None = None):
+                 allow_undo: bool = True, seed: int | None = None, *, undo: str | None = None,
+                 autoplay: bool = True, delay_ms: int = 500):
         super().__init__()
         self.add_class("tokens-new-game")
         from ..decks import starter_decks
@@ -1056,6 +892,7 @@ class NewGamePanel(widgets.VBox):
         self.seats = tuple(seats)
         self.bots = [_make_bot(s, i) for i, s in enumerate(self.seats)]  # checks seats now
         self.journal, self.lesson, self.allow_undo, self.seed = journal, lesson, allow_undo, seed
+        self.undo, self.autoplay, self.delay_ms = undo, autoplay, delay_ms
         self.decks = starter_decks()
         options = [(d.name, i) for i, d in enumerate(self.decks)]
         defaults = ("Player 1", "Player 2")
@@ -1091,7 +928,25 @@ class NewGamePanel(widgets.VBox):
         self.view: GameView | None = None
         self._confirm = False  # Start was clicked once while a game was still going
         rows = [widgets.HBox([self.name_boxes[i], self.deck_pickers[i]]) for i in (0, 1)]
-        self.children = rows + [widgets.HBox([self.start_button, self.page_note]), self.note, self.slot]
+        self.setup = widgets.VBox(rows + [widgets.HBox([self.start_button, self.page_note])])
+        self.setup.add_class("tokens-new-game-setup")
+        self.new_button = widgets.Button(description="New game", tooltip="Choose decks and start a new game",
+                                         icon="plus", layout=widgets.Layout(width="auto", display="none"))
+        self.new_button.add_class("tokens-new")
+        self.new_button.on_click(self._on_new)
+        self.children = [self.setup, widgets.HBox([self.new_button, self.note]), self.slot]
+
+    def _on_new(self, _button=None) -> None:
+        """New game: show the deck and name choices again (the game goes on until Start)."""
+        self.setup.layout.display = None
+        self.new_button.layout.display = "none"
+
+    def _play_again(self, view: "GameView") -> None:
+        """Play again: the same decks and names, a new shuffle (or the same seed if one was given)."""
+        from ..game import Game
+
+        game = Game.new(self._decks[0], self._decks[1], seed=self.seed, names=self._names)
+        view.set_match(Match(game, seats=self.seats, undo=view.match.undo_policy))
 
     def _student_name(self) -> str:
         """The student's name if the page knows it: the journal's, else the ``?student=`` query.
@@ -1128,11 +983,21 @@ class NewGamePanel(widgets.VBox):
             names = tuple(_short(box.value.strip() or box.placeholder) for box in self.name_boxes)
             if names[0] == names[1]:
                 names = (names[0], names[1] + " 2")
-            decks = [self.decks[p.value] for p in self.deck_pickers]
-            game = Game.new(decks[0], decks[1], seed=self.seed, names=names)
-            self.view = GameView(game, seats=self.seats, allow_undo=self.allow_undo,
-                                 journal=self.journal, lesson=self.lesson)
-            self.slot.children = [self.view]
+            self._names = names
+            self._decks = [self.decks[p.value] for p in self.deck_pickers]
+            game = Game.new(self._decks[0], self._decks[1], seed=self.seed, names=names)
+            if self.view is None:
+                self.view = GameView(game, seats=self.seats, allow_undo=self.allow_undo, undo=self.undo,
+                                     journal=self.journal, lesson=self.lesson, autoplay=self.autoplay,
+                                     delay_ms=self.delay_ms, on_play_again=self._play_again)
+                self.view.scroll_into_view = True
+                self.view._refresh()
+                self.view._push()
+                self.slot.children = [self.view]
+            else:  # the same table, a new game on it (no new widgets to send)
+                self.view.set_match(Match(game, seats=self.seats, undo=self.view.match.undo_policy))
+            self.setup.layout.display = "none"
+            self.new_button.layout.display = None
             self.note.value = f"<span>New game: {_esc(names[0])} against {_esc(names[1])}. Have fun!</span>"
         except ValueError as exc:
             log.info("NewGamePanel: refused: %s", exc)

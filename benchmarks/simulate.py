@@ -1,0 +1,59 @@
+"""Simulation benchmark: Greedy-vs-Greedy games per second with 1 and with 2 processes.
+
+Plays the same seeded games with ``tokens_edu.simulate`` in one process and in two, checks the
+two tables are identical, and prints games/s for each and the ratio (2 processes / 1).
+Targets (issue 12) on a 2-core machine: ratio >= 1.7, and 10,000 games in <= 5 s once the
+engine plays >= 2,000 Greedy games/s on one core. On a shared machine the figures are noisy:
+run with --repeat 3 and read the median.
+
+Usage: python benchmarks/simulate.py [--games 10000] [--repeat 1] [--decks Green-Blue Black-Red]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+from tokens_edu import simulate
+
+
+def timed(decks, games: int, processes: int, seed: int):
+    """One run: (seconds, table)."""
+    start = time.perf_counter()
+    table = simulate(decks[0], decks[1], games, bots=("greedy", "greedy"), seed=seed,
+                     processes=processes, progress=False)
+    return time.perf_counter() - start, table
+
+
+def main() -> None:
+    """Run the benchmark and print one line per process count, then the ratio."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--repeat", type=int, default=1, help="runs per process count (min/median/max shown)")
+    ap.add_argument("--decks", nargs=2, default=["Green-Blue", "Black-Red"], metavar="DECK")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"simulate: {args.games:,} Greedy-vs-Greedy games, {args.decks[0]} vs {args.decks[1]}, "
+          f"{args.repeat} run(s) each; {os.cpu_count()} cores, load average {load:.1f} at the start")
+    rates: dict[int, list[float]] = {}
+    tables = {}
+    for processes in (1, 2):
+        for _ in range(args.repeat):
+            seconds, table = timed(args.decks, args.games, processes, args.seed)
+            rates.setdefault(processes, []).append(args.games / seconds)
+            tables[processes] = table
+        r = sorted(rates[processes])
+        print(f"{processes} process{'es' if processes > 1 else '  '}: {statistics.median(r):8.1f} games/s "
+              f"(min {r[0]:.1f}, max {r[-1]:.1f}); {args.games / statistics.median(r):6.1f} s for the games")
+    same = tables[1].equals(tables[2])
+    ratio = statistics.median(rates[2]) / statistics.median(rates[1])
+    print(f"ratio 2/1 processes: {ratio:.2f} (target >= 1.7); tables identical: {same}")
+    if not same:
+        raise SystemExit("The tables differ between 1 and 2 processes: that is a bug.")
+
+
+if __name__ == "__main__":
+    main()

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import nbformat
 import psutil
@@ -432,3 +433,10 @@ def test_storage_watch_says_it_once_and_when_it_is_fixed(tmp_path, monkeypatch):
 def test_storage_problem_names_a_file_it_cannot_make(tmp_path):
     (tmp_path / "afile").write_text("x")
     assert "cannot be made" in cli.storage_problem(tmp_path / "afile" / "data")
+
+
+def test_kernels_use_unix_sockets_unless_the_path_is_too_long(tmp_path):
+    assert cli.kernel_transport(Path("/tmp/tokens-edu-1000")) == "ipc"
+    assert cli.kernel_transport(Path("/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/tokens-edu-501")) == "tcp"
+    cmd = cli.voila_command(tmp_path, 9000, 0, connection_dir=Path("/tmp/tokens-edu-1000"))
+    assert "--KernelManager.transport=ipc" in cmd

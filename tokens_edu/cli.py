@@ -334,6 +334,20 @@ def connection_root() -> Path:
     return Path(tempfile.gettempdir()) / f"tokens-edu-{uid}"
 
 
+#: Longest path of a Unix socket (``sun_path`` holds 108 bytes on Linux, 104 on macOS).
+_SOCKET_PATH_MAX = 100
+#: What Voila and the kernel add after the folder: ``/voila_xxxxxxxx/kernel-<uuid>-ipc-12345``.
+_SOCKET_TAIL = len("/voila_xxxxxxxx/kernel-") + 36 + len("-ipc-65535")
+
+
+def kernel_transport(root: Path) -> str:
+    """``"ipc"`` (Unix sockets in ``root``: only this user's programs can reach the kernels) when
+    the socket paths fit, else ``"tcp"`` (ports on 127.0.0.1), e.g. under a long TMPDIR."""
+    if sys.platform.startswith("win") or len(str(root)) + _SOCKET_TAIL > _SOCKET_PATH_MAX:
+        return "tcp"
+    return "ipc"
+
+
 def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: int = 600,
                   preheat_only: list[str] | None = None,
                   refill_delay: int = DEFAULT_REFILL_DELAY, host: str = HOST,
@@ -375,8 +389,9 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         "--Voila.log_level=WARN",
         f"--Voila.connection_dir_root={connection_dir or connection_root()}",
         # Kernels talk to the server over Unix sockets in that folder, not TCP ports that any
-        # program on this computer could reach (and ipykernel warns about on every start).
-        "--KernelManager.transport=ipc",
+        # program on this computer could reach (and ipykernel warns about on every start),
+        # unless the folder's path is too long for a socket's address.
+        f"--KernelManager.transport={kernel_transport(connection_dir or connection_root())}",
         # A kernel that died is not restarted: its page's widgets are gone with it. The page
         # says it lost contact; a reload gives a new kernel with the saved answers.
         "--KernelManager.autorestart=False",

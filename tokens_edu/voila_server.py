@@ -146,6 +146,7 @@ class ServeState:
         self._cold: asyncio.Semaphore | None = None
         self.full_count = 0
         self._last_status = None
+        self._all_ready_said = False
 
     @property
     def cold(self) -> asyncio.Semaphore:
@@ -750,6 +751,9 @@ def _status(state: ServeState) -> None:
         return
     now = time.monotonic()
     ready, wanted = state.km.warm_counts() if hasattr(state.km, "warm_counts") else (0, 0)
+    if wanted and ready >= wanted and not state._all_ready_said:
+        state._all_ready_said = True
+        log.info("Warm kernels are ready: %d.", ready)
     counts = (len(state.pages), ready)
     last = state._last_status
     if last is not None and (last[1] == counts or now - last[0] < every):
@@ -802,9 +806,6 @@ def make_app_class(voila_app_module, state: ServeState) -> type:
             for old in clean_stale_connection_dirs(folder.parent, keep=folder):
                 log.info("Removed connection files left by a stopped server: %s", old)
             settings = super().init_settings()
-            # jupyter_server pings each websocket every 30 s and waits 90 s for the answer, which
-            # Tornado 6.5+ refuses with a warning at the first page; 30 s is what it uses anyway.
-            settings.setdefault("ws_ping_timeout", 30000)
             cm = self.contents_manager
             # Trust is JupyterLab's idea (whether to show a notebook's HTML outputs); Voila runs
             # the notebook either way. Skip the signature check and its warning on every page.
@@ -826,8 +827,24 @@ def make_app_class(voila_app_module, state: ServeState) -> type:
     return TokensVoila
 
 
+class _DropKnownNoise(logging.Filter):
+    """Lines that say nothing a teacher can act on, dropped from the console."""
+
+    NOISE = (
+        # jupyter_server 2 asks Tornado 6.5+ for a websocket ping timeout (90 s) longer than
+        # the ping interval (30 s); Tornado warns at the first page and uses 30 s for its own
+        # pings, while jupyter_server keeps its 90 s check. Nothing is wrong for the class.
+        "cannot be longer than the websocket_ping_interval",
+    )
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not any(text in message for text in self.NOISE)
+
+
 def _quiet_logs() -> None:
     """Our own short lines on stderr; the chatty ones of Jupyter and Voila stay out."""
+    logging.getLogger("tornado.general").addFilter(_DropKnownNoise())
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("[tokens-edu] %(message)s"))
     log.addHandler(handler)

@@ -20,11 +20,37 @@ function contact() {
     lastPong: Date.now(),
     n: 0,
     lost: false,
-    blockedVoila: false,
     banner: null,
     timer: null,
+    guarded: false,
+    deferred: [], // Voila's "page closed" steps, held back while we ask whether to leave
   };
   window.__tokensEduContact = c;
+  const anyDirty = () => [...c.boxes].some((b) => b.dirty());
+
+  // Voila 0.5's own beforeunload listener (registered before any widget, so it runs before ours)
+  // tells the server to stop the kernel and closes the kernel's connection. When we are about
+  // to ask "leave this page?" that must wait: if the student stays, the page must keep working.
+  // So while a box holds unsaved text, Voila's shutdown call and the connection's dispose()
+  // are held back until the page really goes (pagehide). Drop this when Voila stops the
+  // kernel on pagehide itself.
+  c.guard = (model) => {
+    if (c.guarded) return;
+    const wm = model.widget_manager;
+    const kernel = wm && wm.kernel;
+    if (!kernel || typeof kernel.dispose !== "function" || !navigator.sendBeacon) return;
+    c.guarded = true;
+    const dispose = kernel.dispose.bind(kernel);
+    kernel.dispose = () => (anyDirty() ? c.deferred.push(dispose) : dispose());
+    const beacon = navigator.sendBeacon.bind(navigator);
+    navigator.sendBeacon = (url, data) => {
+      if (String(url).includes("/voila/api/shutdown/") && anyDirty()) {
+        c.deferred.push(() => beacon(url, data));
+        return true;
+      }
+      return beacon(url, data);
+    };
+  };
 
   function settings() {
     for (const b of c.boxes) return { ping: b.model.get("ping_ms") || 1500, lost: b.model.get("lost_ms") || 6000 };
@@ -72,29 +98,19 @@ function contact() {
     if (document.visibilityState === "visible") c.lastPong = Date.now();
   });
 
-  // Leaving with unsaved text: ask first. Voila's own beforeunload listener stops the kernel
-  // (a shutdown call, then it closes the kernel's socket), so when we ask we stop it from
-  // running; if the student then really leaves, pagehide sends Voila's shutdown call itself.
+  // Leaving with unsaved text: ask first.
   window.addEventListener("beforeunload", (e) => {
-    let dirty = false;
-    for (const b of c.boxes) if (b.dirty()) dirty = true;
-    if (!dirty) return;
-    c.blockedVoila = true;
-    e.stopImmediatePropagation();
+    if (!anyDirty()) return;
     e.preventDefault();
     e.returnValue = "";
     return "";
-  }, { capture: true });
+  });
+  // The page really goes: what Voila wanted to do now happens (if the student stayed earlier
+  // and Voila does it again on the way out, the second shutdown call is a harmless 404).
   window.addEventListener("pagehide", () => {
-    if (!c.blockedVoila) return;
-    try {
-      const cfg = JSON.parse((document.getElementById("jupyter-config-data") || {}).textContent || "{}");
-      if (!cfg.kernelId) return; // JupyterLab, not a Voila page
-      const m = document.cookie.match("\\b_xsrf=([^;]*)\\b");
-      const data = new FormData();
-      data.append("_xsrf", (m && m[1]) || "");
-      navigator.sendBeacon(`${cfg.baseUrl || "/"}voila/api/shutdown/${cfg.kernelId}`, data);
-    } catch (err) { /* nothing more to do on the way out */ }
+    for (const f of c.deferred.splice(0)) {
+      try { f(); } catch (err) { /* nothing more to do on the way out */ }
+    }
   });
   return c;
 }
@@ -269,6 +285,7 @@ function render({ model, el }) {
     },
   };
   c.boxes.add(me);
+  c.guard(model);
   if (c.lost) me.setLost(true);
   setStatus(model.get("status"), model.get("status_kind"));
   count_();

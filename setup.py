@@ -33,6 +33,11 @@ class BuildPyWithBundle(build_py):
             if dst.exists():
                 shutil.rmtree(dst)
             shutil.copytree(src, dst, ignore=IGNORED)
+        # the teacher's guide, shown by lessons/teacher-guide.ipynb (tokens_edu.guide)
+        guide = ROOT / "docs" / "teacher-guide.md"
+        if guide.is_file():
+            (Path(self.build_lib) / "tokens_edu" / "_bundle" / "docs").mkdir(parents=True, exist_ok=True)
+            shutil.copy2(guide, Path(self.build_lib) / "tokens_edu" / "_bundle" / "docs" / guide.name)
 
 
 setup(cmdclass={"build_py": BuildPyWithBundle})

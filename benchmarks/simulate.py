@@ -1,7 +1,10 @@
 """Simulation benchmark: Greedy-vs-Greedy games per second with 1 and with 2 processes.
 
 Plays the same seeded games with ``tokens_edu.simulate`` in one process and in two, checks the
-two tables are identical, and prints games/s for each and the ratio (2 processes / 1).
+two tables are identical, and prints games/s for each and the ratio (2 processes / 1), with the
+CPU time used: "cores used" below 2 with 2 processes means the machine did not give the run two
+cores (other work; Linux shares the CPU per session when autogroup is on), not that the games
+ran badly in parallel.
 Targets (issue 12) on a 2-core machine: ratio >= 1.7, and 10,000 games in <= 5 s once the
 engine plays >= 2,000 Greedy games/s on one core. On a shared machine the figures are noisy:
 run with --repeat 3 and read the median.
@@ -13,18 +16,25 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import time
 
 from tokens_edu import simulate
 
 
+def _cpu() -> float:
+    """CPU seconds used so far by this process and its finished children (the pool's workers)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def timed(decks, games: int, processes: int, seed: int):
-    """One run: (seconds, table)."""
-    start = time.perf_counter()
+    """One run: (wall seconds, CPU seconds, table)."""
+    start, cpu = time.perf_counter(), _cpu()
     table = simulate(decks[0], decks[1], games, bots=("greedy", "greedy"), seed=seed,
                      processes=processes, progress=False)
-    return time.perf_counter() - start, table
+    return time.perf_counter() - start, _cpu() - cpu, table
 
 
 def main() -> None:
@@ -41,10 +51,16 @@ def main() -> None:
     rates: dict[int, list[float]] = {}
     tables = {}
     for processes in (1, 2):
-        for _ in range(args.repeat):
-            seconds, table = timed(args.decks, args.games, processes, args.seed)
+        for run in range(args.repeat):
+            seconds, cpu, table = timed(args.decks, args.games, processes, args.seed)
             rates.setdefault(processes, []).append(args.games / seconds)
             tables[processes] = table
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+            # cores used = CPU seconds / wall seconds: below the process count, the machine
+            # did not give the run that many cores (other work, or CPU shared per session)
+            print(f"  run {run + 1}, {processes} process{'es' if processes > 1 else ''}: {args.games / seconds:8.1f} games/s "
+                  f"({seconds:.1f} s, {args.games / cpu:.1f} games per CPU second, {cpu / seconds:.2f} cores used; "
+                  f"load average {load:.1f} now)", flush=True)
         r = sorted(rates[processes])
         print(f"{processes} process{'es' if processes > 1 else '  '}: {statistics.median(r):8.1f} games/s "
               f"(min {r[0]:.1f}, max {r[-1]:.1f}); {args.games / statistics.median(r):6.1f} s for the games")

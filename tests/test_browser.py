@@ -333,6 +333,8 @@ PAGES = [
     ("03-task-and-audit.ipynb", ".tokens-game", 2),
     ("04-keywords.ipynb", ".tokens-game", 1),
     ("06-hot-seat.ipynb", "button.tokens-start", 1),
+    ("08-how-ai-senses.ipynb", ".tokens-game", 1),
+    ("09-tools-targets-and-decks.ipynb", ".tokens-game", 5),
 ]
 
 
@@ -376,6 +378,36 @@ def test_lesson_page_builds_its_widgets(server, browser, lesson, selector, count
             click_and_wait(page, page.locator("button.tokens-reveal"))
             assert page.locator(".tt-panel .tt-loose").count() == 2  # go first / go second
             assert "Your turn" in page.locator(".tokens-game .tokens-status").inner_text()
+    finally:
+        context.close()
+
+
+def test_prediction_answer_reaches_the_page_only_after_the_check(server, browser):
+    """Lesson 8's first prediction: its answer is nowhere in the page (DOM or widget state)
+    until a guess is picked and "Check my prediction" is pressed; the guide page shows the guide."""
+    context = browser.new_context()
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/08-how-ai-senses.ipynb?student=test", wait_until="commit")
+        page.wait_for_selector(".tokens-discuss-answer textarea", state="attached")
+        page.wait_for_selector(".tokens-predict >> nth=-1", state="attached")
+        answer = "two eyes on top and a smile below"
+        assert answer not in page.content()
+        first = page.locator(".tokens-predict").first
+        first.locator(".tokens-predict-check").click()  # no guess yet: no answer
+        page.wait_for_function("() => document.querySelector('.tokens-predict-result').textContent.includes('first')")
+        assert answer not in page.content()
+        first.locator("label", has_text="A smiling face").click()
+        first.locator(".tokens-predict-check").click()
+        first.locator(".tokens-predict-result", has_text=answer).wait_for()
+        assert "You got it!" in first.inner_text()
+        assert first.locator(".tokens-predict-check button, button.tokens-predict-check").is_disabled()
+
+        page.goto(f"{server.url}/voila/render/teacher-guide.ipynb", wait_until="commit")
+        page.get_by_text("Starting a class").first.wait_for()
+        assert "There was an error" not in page.content()
     finally:
         context.close()
 

@@ -25,7 +25,6 @@ from tokens_edu import Game, starter_decks
 from tokens_edu.bots import GreedyBot
 from tokens_edu.dashboard import TokenAuth, answers_csv, make_app, safe_cell
 from tokens_edu.journal import Journal
-from tokens_edu.replay import replay_board_html
 from tokens_edu.roster import Roster
 from tokens_edu.saved_games import GameStore
 
@@ -229,6 +228,24 @@ def test_the_wall_shows_answers_without_names(dash, db):
     assert "Fake videos can fool people." in page and "Check where a video comes from!" in page
     assert "Zanzibar" not in page and "Orla" not in page and "Vantwest" not in page
     assert "2 answers" in page and 'class="tile"' in page
+    _, _, page = teacher(dash).get(dash.root + "wall?lesson=wall-lesson&card=%3Cb%3ENo+such")
+    assert "No answers to this card yet" in page and "<b>No such" not in page
+
+
+@pytest.mark.parametrize("query", ["step=abc", "step=-5", "step=99999", "seat=7&step=2", "step=%00"])
+def test_odd_replay_addresses_are_calm(dash, db, query):
+    store = GameStore(db)
+    d = starter_decks()
+    game = Game.new(d[1], d[6], seed=4, names=("Cy", "Computer"))
+    gid = store.start(game, "Cy", "05-play-the-computer", page="p")
+    game.apply(game.legal_actions()[0])
+    store.save(gid, game, "p")
+    import json
+
+    status, _, body = teacher(dash).get(dash.root + f"games/{gid}?fragment=1&{query}")
+    assert status == 200
+    got = json.loads(body)
+    assert 0 <= got["step"] <= 1 and got["seat"] in (0, 1)
 
 
 def test_progress_grid_roster_and_games(dash, db):
@@ -264,14 +281,28 @@ def test_replay_steps_are_the_records_positions(dash, db):
     record = game.to_record()
     import json
 
+    from tokens_edu.widgets.table import table_state
+
     for step in (0, 7, 20, 3, 19):
-        _, _, body = c.get(dash.root + f"games/{gid}?fragment=1&step={step}")
-        state = json.loads(body)
-        at = Game.from_record(dict(record, actions=record["actions"][:step]))
-        assert state["step"] == step and state["length"] == 20
-        assert state["board_html"] == replay_board_html(at)
+        for seat in (0, 1):
+            _, _, body = c.get(dash.root + f"games/{gid}?fragment=1&step={step}&seat={seat}")
+            got = json.loads(body)
+            at = Game.from_record(dict(record, actions=record["actions"][:step]))
+            assert got["step"] == step and got["length"] == 20 and got["seat"] == seat
+            want = table_state(at, seat, seat=seat, log_lines=got["state"]["log"])
+            assert {k: got["state"][k] for k in want} == json.loads(json.dumps(want))
+            for card in at.observation(1 - seat).hand:  # the other hand, beside the table
+                assert card.name.replace("'", "&#x27;") in got["other_hand_html"]
     status, _, _ = c.get(dash.root + "games/11111111-1111-1111-1111-111111111111")
     assert status == 404
+    # the record file opens in ReplayView as the same game
+    status, headers, body = c.get(dash.root + f"games/{gid}.json")
+    assert status == 200 and "attachment" in headers["Content-Disposition"]
+    from tokens_edu.widgets import ReplayView
+
+    view = ReplayView(json.loads(body), step="end")
+    assert view.replay.game.state_key() == game.state_key()
+    assert Client(follow=False).get(dash.root + f"games/{gid}.json")[0] == 302  # teacher only
 
 
 def test_events_tell_the_page_when_an_answer_arrives(dash, db):
@@ -355,3 +386,21 @@ def test_teacher_command_refuses_a_busy_port_and_a_short_password(tmp_path, caps
     assert "at least 8 characters" in capsys.readouterr().err
     assert cli.main(["teacher", "--password-file", str(tmp_path / "missing.txt")]) == 2
     assert "cannot read the password file" in capsys.readouterr().err
+
+
+def test_a_fresh_folder_reads_as_empty_and_never_makes_tables(tmp_path):
+    """The dashboard only reads: on a new database it shows nothing, makes no roster or games
+    table (a teacher's read-only login under JupyterHub could not), and sees them once made."""
+    import sqlalchemy as sa
+
+    from tokens_edu.dashboard import DashboardData
+
+    url = f"sqlite:///{tmp_path}/fresh.sqlite"
+    data = DashboardData(url)
+    assert data.games.games().empty and data.roster.entries() == [] and data.choices()["students"] == []
+    data.version()
+    tables = set(sa.inspect(sa.create_engine(url)).get_table_names())
+    assert "games" not in tables and "roster" not in tables
+    GameStore(url).start(Game.new(starter_decks()[0], starter_decks()[7], seed=1), "Ana", "05", page="p")
+    Roster(url).add(["Ana"])
+    assert len(data.games.games()) == 1 and [e.name for e in data.roster.entries()] == ["Ana"]

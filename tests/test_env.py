@@ -218,7 +218,7 @@ def test_render_ansi_shows_the_board_not_the_hands():
 
 
 def test_helpers_describe_and_list_the_legal_actions():
-    e = env(deck0="Green-Blue", deck1="Black-Red")
+    e = env("Green-Blue", "Black-Red")
     e.reset(seed=2)
     legal = e.legal_actions()
     assert [str(a) for a in legal.values()] == ["go first", "go second"]

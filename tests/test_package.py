@@ -81,6 +81,7 @@ def _base_python() -> str:
 def test_wheel_carries_every_card_and_lesson_file(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "tokens_edu/_bundle/cards/alpha-set.yaml" in names
+    assert "tokens_edu/_bundle/docs/teacher-guide.md" in names  # the guide page shows it
     for src in sorted((ROOT / "lessons").rglob("*")):
         rel = src.relative_to(ROOT / "lessons")
         if src.is_file() and not any(p.startswith(".") or p == "__pycache__" for p in rel.parts):

@@ -234,6 +234,29 @@ def test_no_rule_numbers_or_undefined_words_for_students():
     assert not problems, problems
 
 
+#: AI words a lesson explains where it first uses them: the first time a lesson's prose uses
+#: one, it is in bold (the lessons' way of saying "here is a new word", followed by its meaning).
+#: The glossary's words (AI, data, model, token) are defined in Lesson 1 for every lesson.
+TERMS_DEFINED_ON_FIRST_USE = (
+    "perception", "pixel", "feature", "classifier", "label", "sensor", "bot", "keyword",
+    "target", "training data", "ambiguous input", "adversarial",
+)
+
+
+def test_ai_words_are_explained_where_a_lesson_first_uses_them():
+    problems = []
+    for path in lesson_pages():
+        prose = "\n".join(prose_cells(path))
+        prose = re.sub(r"^#.*$", "", prose, flags=re.M)  # headings name a topic, they don't use it
+        prose = without_card_names(prose)  # "Classifier" the card is not "classifier" the word
+        for term in TERMS_DEFINED_ON_FIRST_USE:  # lower case: the AI word, not a game term
+            m = re.search(rf"(\*\*)?\b{term}s?\b", prose)
+            if m and not m.group(1) and not re.search(rf"\*\*[^*]*\b{term}s?\b[^*]*\*\*",
+                                                       prose[:m.end() + 40]):
+                problems.append((path.stem, term, prose[max(0, m.start() - 60):m.end() + 20]))
+    assert not problems, problems
+
+
 def test_lessons_define_ai_model_and_token_early():
     """Lesson 1 says what AI, data, a model and a token are, before any game rule, in the same
     words as the glossary (which the card gallery shows too)."""
@@ -246,3 +269,8 @@ def test_lessons_define_ai_model_and_token_early():
         assert re.search(rf"\*\*{re.escape(word)}\*\*: {re.escape(meaning)}", first, re.I), \
             f"lesson 1 does not define {word} as the glossary does"
         assert meaning.replace('"', "&quot;") in glossary_html()
+    from tokens_edu.widgets import CardGallery
+
+    gallery = CardGallery()
+    assert gallery.children[0] is gallery.words and "AI, data, model, token" in gallery.words.get_title(0)
+    assert gallery.words.children[0].value == glossary_html()

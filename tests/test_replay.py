@@ -168,3 +168,22 @@ def test_replay_view_starts_at_the_end_when_asked(games):
     view = ReplayView(games[2], step="end")
     assert view.step == view.replay.length
     assert view.replay.game.state_key() == games[2].state_key()
+
+
+def test_replay_view_draws_the_card_table_from_either_seat(games):
+    from tokens_edu.widgets import ReplayView
+    from tokens_edu.widgets.table import table_state
+
+    game = games[0]
+    view = ReplayView(game, step=12)
+    at = Game.from_record(dict(game.to_record(), actions=list(game.history)[:12]))
+    state = view.table.state
+    assert state["seat"] == 0 and state["v"] == 12
+    assert [f["name"] for f in state["hand"]] == [c.name for c in at.observation(0).hand]
+    assert state["board"] == table_state(at, 0)["board"]
+    for card in at.observation(1).hand:  # the other hand is beside the table
+        assert card.name.replace("'", "&#x27;") in view.other_hand.value
+    view.seat_pick.value = 1  # "Seen from" the other player
+    assert view.table.state["seat"] == 1
+    assert [f["name"] for f in view.table.state["hand"]] == [c.name for c in at.observation(1).hand]
+    assert view.step == 12

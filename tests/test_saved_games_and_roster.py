@@ -136,7 +136,7 @@ def test_a_second_tab_takes_the_game_over(url):
     with pytest.raises(GameMoved, match="another tab"):
         store.save(gid, game, "tab-1")  # the old tab can't overwrite the newer moves
     assert store.get(gid).moves == 2
-    keeper = GameKeeper(store, gid, "tab-1")
+    keeper = GameKeeper(store, gid, "tab-1", background=False)
     assert keeper.save(game) is False and keeper.moved and "another tab" in keeper.problem
 
 
@@ -167,14 +167,16 @@ def test_keeper_hooks_into_a_match_like_object(url):
             self.game, self.on_move, self.on_undo = g, [], []
 
     m = FakeMatch(game)
-    GameKeeper(store, gid, "p").attach(m)
+    keeper = GameKeeper(store, gid, "p").attach(m)
     game.apply(game.legal_actions()[0])
     for hook in m.on_move:
         hook(m, 0, None)
+    assert keeper.flush()
     assert store.get(gid).moves == 1
     game.undo()
     for hook in m.on_undo:
         hook(m, [])
+    assert keeper.flush()
     assert store.get(gid).moves == 0
 
 
@@ -233,3 +235,22 @@ def test_roster_command_add_list_slips_new_code_remove_clear(tmp_path, capsys):
     assert cli.main(["roster", "slips", *data]) == 2
     assert "class list is empty" in capsys.readouterr().err
     assert cli.main(["roster", *data]) == 2  # no action: the help
+
+
+def test_keeper_writes_in_the_background_in_order_and_stops_when_moved(url):
+    store = GameStore(url)
+    game = new_game(9)
+    gid = store.start(game, "Ana", "05", page="p")
+    keeper = GameKeeper(store, gid, "p")
+    bot = GreedyBot()
+    for _ in range(30):  # many moves quickly: written together, the last one always last
+        game.apply(bot.choose(game))
+        assert keeper.save(game)
+    assert keeper.flush()
+    assert Game.from_record(store.get(gid).record).state_key() == game.state_key()
+    store.claim(gid, "other tab")
+    game.apply(bot.choose(game))
+    keeper.save(game)
+    assert keeper.flush() and keeper.moved and "another tab" in keeper.problem
+    assert keeper.save(game) is False
+    assert store.get(gid).moves == 30

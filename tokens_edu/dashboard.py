@@ -126,8 +126,8 @@ class DashboardData:
         self.url = url or default_url()
         self.journal = Journal(self.url)
         engine = self.journal._engine
-        self.roster = Roster(self.url, engine=engine)
-        self.games = GameStore(self.url, engine=engine)
+        self.roster = Roster(self.url, engine=engine, read_only=True)
+        self.games = GameStore(self.url, engine=engine, read_only=True)
         self._engine = engine
         self._replays: OrderedDict = OrderedDict()
 
@@ -142,9 +142,11 @@ class DashboardData:
 
         with self._engine.connect() as conn:
             a = conn.execute(sa.select(sa.func.count(), sa.func.max(answers_table.c.saved_at))).first()
-            g = conn.execute(sa.select(sa.func.count(), sa.func.max(games_table.c.updated_at),
-                                       sa.func.sum(games_table.c.moves))).first()
-            r = conn.execute(sa.select(sa.func.count(), sa.func.max(roster_table.c.code))).first()
+            g = (conn.execute(sa.select(sa.func.count(), sa.func.max(games_table.c.updated_at),
+                                        sa.func.sum(games_table.c.moves))).first()
+                 if self.games._ready() else ())
+            r = (conn.execute(sa.select(sa.func.count(), sa.func.max(roster_table.c.code))).first()
+                 if self.roster._ready() else ())
         return tuple(str(x) for x in (*a, *g, *r))
 
     def answers(self, student: str = "", lesson: str = "", card: str = "", search: str = "",
@@ -274,6 +276,12 @@ def _e(value) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
+def _json_for_html(value) -> str:
+    """``value`` as JSON that is safe inside a ``<script type="application/json">`` element."""
+    return (json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("&", "\\u0026"))
+
+
 def _local(ts) -> datetime | None:
     if ts is None or ts != ts:  # NaT
         return None
@@ -357,7 +365,8 @@ class BaseHandler(tornado.web.RequestHandler):
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{_e(title)}: Tokens teacher dashboard</title>"
             f'<link rel="stylesheet" href="{self.base}static/dashboard.css">'
-            f'<script src="{self.base}static/dashboard.js" defer></script></head>'
+            + (f'<link rel="stylesheet" href="{self.base}static/table.css">' if active == "games" else "")
+            + f'<script src="{self.base}static/dashboard.js" defer></script></head>'
             f'<body data-base="{_e(self.base)}" class="page-{_e(active)}">'
             f'<header><b class="brand">Tokens: teacher</b><nav>{nav}</nav>'
             f'<span id="live-status" class="live-status" aria-live="polite"></span>{logout}</header>'
@@ -591,6 +600,10 @@ class WallHandler(BaseHandler):
                     '<button type="button" class="fullscreen">Full screen</button></form>')
         if df is None:
             body = '<p class="empty">No answers yet. The wall fills in as students save.</p>'
+        elif not len(df):
+            body = (f'<div class="wall"><h2 class="wall-card">{_e(card)}</h2>'
+                    '<p class="empty">No answers to this card yet. They appear here as students '
+                    "save them.</p></div>")
         else:
             question = df["prompt"].iloc[0] if len(df) else ""
             tiles = "".join(f'<div class="tile">{_e(a)}</div>'
@@ -641,19 +654,24 @@ class ReplayHandler(BaseHandler):
         if replay is None:
             raise tornado.web.HTTPError(404)
         step_arg = self.get_query_argument("step", "")
+        seat_arg = self.get_query_argument("seat", "")
+        seat = int(seat_arg) if seat_arg in ("0", "1") else None
         if self.get_query_argument("fragment", ""):
             step = replay.length if step_arg in ("", "end") else step_arg
             self.set_header("Content-Type", "application/json; charset=utf-8")
-            self.write(json.dumps(await self.run(self.step_json, replay, saved, step)))
+            self.write(json.dumps(await self.run(self.step_json, replay, saved, step, seat)))
             return
-        state = await self.run(self.step_json, replay, saved, step_arg or replay.length)
+        state = await self.run(self.step_json, replay, saved, step_arg or replay.length, seat)
         moves = "".join(
             f'<li><a href="#" data-step="{i}">{i}. {_e(replay.names[m.player])}: {_e(m.text)}</a></li>'
             for i, m in ((i, replay.move(i)) for i in range(1, replay.length + 1)))
         title = f"Replay: {saved.student}, {saved.lesson or 'no lesson'}"
+        seats = "".join(
+            f'<button type="button" data-seat="{p}" aria-pressed="{"true" if p == state["seat"] else "false"}">'
+            f"{_e(replay.names[p])}</button>" for p in (0, 1))
         body = (
             f'<div class="replay" data-game="{_e(game_id)}" data-step="{state["step"]}" '
-            f'data-length="{state["length"]}">'
+            f'data-length="{state["length"]}" data-seat="{state["seat"]}">'
             '<p class="teacher-note" role="note"><b>Teacher view:</b> you see both players\' hands '
             "and every secret choice. Students never see this page.</p>"
             f'<p class="replay-who">{_e(saved.names[0])} against {_e(saved.names[1])} &middot; '
@@ -665,28 +683,60 @@ class ReplayHandler(BaseHandler):
             '<button type="button" data-go="forward" aria-label="One move forward">Forward &#9654;</button>'
             '<button type="button" data-go="end" aria-label="To the end">End &raquo;</button>'
             f'<input type="range" class="replay-slider" min="0" max="{state["length"]}" '
-            f'value="{state["step"]}" aria-label="Move number"></div>'
+            f'value="{state["step"]}" aria-label="Move number">'
+            f'<span class="replay-seat">Seen from: {seats}</span></div>'
             f'<p class="replay-caption" aria-live="polite">{_e(state["caption"])}</p>'
             f'<div class="replay-lines">{state["lines_html"]}</div>'
-            f'<div class="replay-board">{state["board_html"]}</div>'
-            f'<details class="replay-moves"><summary>Every move</summary><ol>{moves}</ol></details></div>')
+            f'<div class="replay-other-hand">{state["other_hand_html"]}</div>'
+            f'<div class="replay-board"></div>'
+            f'<script type="application/json" class="replay-state">{_json_for_html(state)}</script>'
+            f'<details class="replay-moves"><summary>Every move</summary><ol>{moves}</ol></details>'
+            f'<p class="note"><a href="{self.base}games/{_e(game_id)}.json" download>Download this game</a> '
+            "(a record file: open it in a notebook with <code>ReplayView(\"game.json\")</code> from "
+            "<code>tokens_edu.widgets</code>).</p></div>")
         self.page(title, body, "games")
 
-    def step_json(self, replay, saved, step) -> dict:
-        from .replay import replay_board_html
+    def step_json(self, replay, saved, step, seat=None) -> dict:
+        """The position after ``step`` moves: the card table's state seen from ``seat`` (the
+        student's seat by default), the other player's hand, the caption and log lines."""
+        from .render import COLOR_STYLES
+        from .widgets.table import table_state
 
         replay.goto(replay.length if step == "end" else step)
         m = replay.move()
         lines = m.lines if m is not None else replay.start_lines()
+        seat = saved.seat if seat not in (0, 1) else seat
+        other = 1 - seat
+        caption = replay.caption()
+        state = table_state(replay.game, seat, seat=seat, log_lines=list(lines))
+        state.update(v=replay.step, status=caption, step="", title="")
+        hand = [c.name for c in replay.game.observation(other).hand]
+        other_hand = (f"<b>{_e(replay.names[other])}&#x27;s hand</b> ({len(hand)}): "
+                      + (" ".join(f'<span class="chip">{_e(n)}</span>' for n in hand) or "<i>empty</i>"))
         status = saved.status
         if status == "playing":
             status = f"still being played (saved {_ago(saved.updated_at)})"
         elif status == "over":
             w = saved.winner
             status = f"over: {saved.names[w]} won" if w is not None else "over: a draw"
-        return {"step": replay.step, "length": replay.length, "caption": replay.caption(),
+        return {"step": replay.step, "length": replay.length, "caption": caption, "seat": seat,
                 "lines_html": "".join(f"<div>{_e(t)}</div>" for t in lines),
-                "board_html": replay_board_html(replay.game), "status": status}
+                "state": state, "palette": {k: dict(v) for k, v in COLOR_STYLES.items()},
+                "other_hand_html": other_hand, "status": status}
+
+
+class RecordHandler(BaseHandler):
+    """A saved game's record as a ``.json`` file (for ``ReplayView`` in a notebook)."""
+
+    @tornado.web.authenticated
+    async def get(self, game_id: str):
+        saved = await self.run(self.data.games.get, game_id)
+        if saved is None:
+            raise tornado.web.HTTPError(404)
+        safe = "".join(ch if ch.isalnum() else "-" for ch in saved.student)[:40] or "game"
+        self.set_header("Content-Type", "application/json; charset=utf-8")
+        self.set_header("Content-Disposition", f'attachment; filename="{safe}-{game_id[:8]}.json"')
+        self.write(json.dumps(saved.record, indent=1))
 
 
 class EventsHandler(BaseHandler):
@@ -763,7 +813,14 @@ class StaticHandler(tornado.web.RequestHandler):
     """The dashboard's own script and style (served without login: they hold no data)."""
 
     def get(self, name: str):
-        if name == "dashboard.js":
+        if name in ("table.js", "table.css"):  # the lessons' card table, for the replay page
+            from pathlib import Path
+
+            path = Path(__file__).resolve().parent / "widgets" / "static" / name
+            kind = "text/javascript" if name.endswith(".js") else "text/css"
+            self.set_header("Content-Type", f"{kind}; charset=utf-8")
+            self.write(path.read_text(encoding="utf-8"))
+        elif name == "dashboard.js":
             self.set_header("Content-Type", "text/javascript; charset=utf-8")
             self.write(_JS)
         elif name == "dashboard.css":
@@ -800,7 +857,8 @@ def make_app(url: str | None = None, auth=None, base_url: str = "/", poll: float
     handlers = [
         (r"", AnswersHandler), (r"export\.csv", ExportHandler), (r"progress", ProgressHandler),
         (r"wall", WallHandler), (r"games", GamesHandler), (r"games/([0-9a-f-]{36})", ReplayHandler),
-        (r"events", EventsHandler), (r"static/(dashboard\.(?:js|css))", StaticHandler),
+        (r"games/([0-9a-f-]{36})\.json", RecordHandler),
+        (r"events", EventsHandler), (r"static/((?:dashboard|table)\.(?:js|css))", StaticHandler),
     ] + list(auth.login_handlers())
     routes = [(base + path, handler) for path, handler in handlers]
     if base != "/":
@@ -870,27 +928,46 @@ _JS = r"""
     if (document.fullscreenElement) document.exitFullscreen(); else if (el.requestFullscreen) el.requestFullscreen();
   });
 
-  // Replay: buttons, slider, arrow keys, the move list.
+  // Replay: buttons, slider, arrow keys, the move list; the position drawn by the lessons'
+  // own card table (static/table.js) through a small stand-in for the widget's model.
   const replay = document.querySelector(".replay");
-  let showStep = null;
   if (replay) {
     const slider = replay.querySelector(".replay-slider");
     let step = parseInt(replay.dataset.step, 10), length = parseInt(replay.dataset.length, 10);
+    let seat = parseInt(replay.dataset.seat, 10);
+    const first = JSON.parse(replay.querySelector(".replay-state").textContent);
+    const handlers = {};
+    const model = {
+      values: {state: first.state, palette: first.palette},
+      get(key) { return this.values[key]; },
+      set(key, value) { this.values[key] = value; (handlers["change:" + key] || []).forEach(f => f()); },
+      on(event, f) { (handlers[event] = handlers[event] || []).push(f); },
+      off() {}, send() {}, save_changes() {},
+    };
+    const board = replay.querySelector(".replay-board");
+    import(base + "static/table.js").then(m => m.default.render({model, el: board}))
+      .catch(() => { board.textContent = "The table could not be drawn in this browser."; });
+    const show = s => {
+      step = s.step; length = s.length; seat = s.seat;
+      replay.dataset.step = step; replay.dataset.length = length;
+      slider.max = length; slider.value = step;
+      replay.querySelector(".replay-caption").textContent = s.caption;
+      replay.querySelector(".replay-lines").innerHTML = s.lines_html;
+      replay.querySelector(".replay-other-hand").innerHTML = s.other_hand_html;
+      replay.querySelector(".replay-status").textContent = s.status;
+      replay.querySelectorAll("button[data-seat]").forEach(b =>
+        b.setAttribute("aria-pressed", String(parseInt(b.dataset.seat, 10) === seat)));
+      model.set("state", s.state);
+    };
     let busy = Promise.resolve();
-    showStep = (want, follow) => {
-      busy = busy.then(() => fetch(window.location.pathname + "?fragment=1&step=" + encodeURIComponent(want),
-                                   {credentials: "same-origin"}))
+    const showStep = (want, follow) => {
+      busy = busy.then(() => fetch(window.location.pathname + "?fragment=1&seat=" + seat + "&step=" +
+                                   encodeURIComponent(want), {credentials: "same-origin"}))
         .then(r => { if (!r.ok) throw new Error(r.status); return r.json(); })
         .then(s => {
           const atEnd = step === length;
-          step = s.step; length = s.length;
-          if (follow && atEnd && step < length) { return showStep("end"); }
-          replay.dataset.step = step; replay.dataset.length = length;
-          slider.max = length; slider.value = step;
-          replay.querySelector(".replay-caption").textContent = s.caption;
-          replay.querySelector(".replay-lines").innerHTML = s.lines_html;
-          replay.querySelector(".replay-board").innerHTML = s.board_html;
-          replay.querySelector(".replay-status").textContent = s.status;
+          if (follow && atEnd && s.step < s.length) { step = s.step; length = s.length; return showStep("end"); }
+          show(s);
         })
         .catch(() => { if (status) status.textContent = "Could not load that move. Try again."; });
       return busy;
@@ -898,6 +975,9 @@ _JS = r"""
     replay.querySelectorAll("button[data-go]").forEach(b => b.addEventListener("click", () => {
       const go = b.dataset.go;
       showStep(go === "start" ? 0 : go === "end" ? "end" : step + (go === "forward" ? 1 : -1));
+    }));
+    replay.querySelectorAll("button[data-seat]").forEach(b => b.addEventListener("click", () => {
+      seat = parseInt(b.dataset.seat, 10); showStep(step);
     }));
     slider.addEventListener("input", () => showStep(slider.value));
     document.addEventListener("keydown", e => {
@@ -979,6 +1059,9 @@ main:fullscreen { background: #fff; overflow: auto; }
 .replay-caption { font-weight: bold; }
 .replay-lines { color: #333; margin-bottom: 8px; }
 .replay-moves ol { columns: 2; font-size: 13px; }
+.replay-seat button[aria-pressed="true"] { background: #20313b; color: #fff; }
+.replay-other-hand { margin: 6px 0; }
+.chip { display: inline-block; border: 1px solid #888; border-radius: 4px; padding: 1px 6px; margin: 1px; background: #fafafa; }
 main.login { max-width: 560px; margin: 40px auto; background: #fff; padding: 20px 24px; border-radius: 8px; }
 .problem { color: #8a1c1c; font-weight: bold; }
 """

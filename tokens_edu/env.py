@@ -573,11 +573,19 @@ class raw_env(AECEnv):
         """Nothing to free (no window)."""
 
 
-def env(**kwargs):
+def env(deck0=None, deck1=None, turn_limit: int | None = 100, render_mode: str | None = None,
+        names: Sequence[str] = ("Player 1", "Player 2")):
     """A Tokens TCG AEC environment with PettingZoo's order checks (reset before step...).
 
-    Takes the arguments of :class:`raw_env` (``deck0``, ``deck1``, ``turn_limit``,
-    ``render_mode``, ``names``).
+    Args:
+        deck0, deck1, turn_limit, render_mode, names: as in :class:`raw_env` (decks by name,
+            file or Deck; None picks a starter deck at each reset).
+
+    Returns:
+        the environment (``env.unwrapped`` is the :class:`raw_env`).
+
+    Raises:
+        DeckError, ValueError: as :class:`raw_env`.
     """
-    e = raw_env(**kwargs)
+    e = raw_env(deck0=deck0, deck1=deck1, turn_limit=turn_limit, render_mode=render_mode, names=names)
     return wrappers.OrderEnforcingWrapper(e)

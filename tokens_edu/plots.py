@@ -73,7 +73,7 @@ def balance_heatmap(matrix, ax=None, title: str | None = None, numbers: bool = T
                 v = values[i, j]
                 if np.isnan(v):
                     continue
-                ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=8,
+                ax.text(j, i, f"{v:.0%}", ha="center", va="center", fontsize=9,
                         color="white" if abs(v - 0.5) > 0.3 else "black")
     return ax
 

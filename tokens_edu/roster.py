@@ -33,7 +33,6 @@ from datetime import datetime, timezone
 from urllib.parse import quote, urlsplit
 
 import sqlalchemy as sa
-from sqlalchemy.schema import CreateTable
 
 from .names import clean_name
 
@@ -111,31 +110,47 @@ class Roster:
             (``TOKENS_EDU_DB_URL``, else ``journal.sqlite`` in ``TOKENS_EDU_DATA`` or the
             per-user data folder).
 
+        engine: an engine to use instead of making one from ``url``.
+        read_only: for readers (the dashboard, a lesson page): never make the table; a missing
+            one reads as an empty class list.
+
     Raises:
         ValueError: the database cannot be opened (plain words).
     """
 
-    def __init__(self, url: str | None = None, *, engine: sa.Engine | None = None):
+    def __init__(self, url: str | None = None, *, engine: sa.Engine | None = None,
+                 read_only: bool = False):
         from .journal import _make_engine, default_url
+        from .saved_games import ensure_table
 
-        self.url = url or default_url()
+        self.url = url or (str(engine.url) if engine is not None else default_url())
         try:
             self._engine = engine if engine is not None else _make_engine(self.url)
-            with self._engine.begin() as conn:
-                conn.execute(CreateTable(roster_table, if_not_exists=True))
+            self._exists = ensure_table(self._engine, roster_table, (), read_only)
         except sa.exc.SQLAlchemyError as e:
             log.exception("Cannot open the roster at %s", self.url)
             raise ValueError(f"The class list cannot be opened ({type(e).__name__}). "
                              "Check the data folder or database.") from None
 
+    def _ready(self) -> bool:
+        """True when the table exists (a reader looks again until a lesson has made it)."""
+        if not self._exists:
+            with self._engine.connect() as conn:
+                self._exists = sa.inspect(conn).has_table(roster_table.name)
+        return self._exists
+
     # -- reading -------------------------------------------------------------------------
     def in_use(self) -> bool:
         """True when the roster has at least one student (then names come from codes)."""
+        if not self._ready():
+            return False
         with self._engine.connect() as conn:
             return conn.execute(sa.select(roster_table.c.code).limit(1)).first() is not None
 
     def entries(self) -> list[RosterEntry]:
         """Every student on the roster, in the order they were added (then by name)."""
+        if not self._ready():
+            return []
         q = sa.select(roster_table).order_by(roster_table.c.added_at, roster_table.c.name)
         with self._engine.connect() as conn:
             rows = conn.execute(q).all()
@@ -144,7 +159,7 @@ class Roster:
     def name_for(self, code: object) -> str | None:
         """The student's name for ``code`` (any case, spaces and dashes ignored), or None."""
         code = normalize_code(code)
-        if len(code) != CODE_LENGTH:
+        if len(code) != CODE_LENGTH or not self._ready():
             return None
         with self._engine.connect() as conn:
             return conn.execute(sa.select(roster_table.c.name)
@@ -153,6 +168,8 @@ class Roster:
     def code_for(self, name: str) -> str | None:
         """The code of the student called ``name`` (exactly, after cleaning), or None."""
         name = clean_name(name) if isinstance(name, str) else ""
+        if not self._ready():
+            return None
         with self._engine.connect() as conn:
             return conn.execute(sa.select(roster_table.c.code)
                                 .where(roster_table.c.name == name)).scalar()

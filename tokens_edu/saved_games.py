@@ -29,9 +29,11 @@ Example::
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import uuid
+import weakref
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
@@ -42,7 +44,8 @@ from sqlalchemy.schema import CreateIndex, CreateTable
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["GameStore", "SavedGame", "GameMoved", "GameKeeper", "SUMMARY_COLUMNS"]
+__all__ = ["GameStore", "SavedGame", "GameMoved", "GameKeeper", "SUMMARY_COLUMNS", "snapshot",
+           "ensure_table"]
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +121,25 @@ class SavedGame:
                 f"{self.names[1]}, {self.moves} move{'s' if self.moves != 1 else ''}")
 
 
+def ensure_table(engine: sa.Engine, table: sa.Table, indexes=(), read_only: bool = False) -> bool:
+    """Make ``table`` (and its ``indexes``) when it is missing, looking first; True when it exists.
+
+    Looking first matters under JupyterHub, where a login may read a table it may not create
+    (the deploy's PostgreSQL makes the tables once). With ``read_only`` a missing table is not
+    made, and False says so (the reader then sees no rows).
+    """
+    with engine.connect() as conn:
+        if sa.inspect(conn).has_table(table.name):
+            return True
+    if read_only:
+        return False
+    with engine.begin() as conn:
+        conn.execute(CreateTable(table, if_not_exists=True))
+        for index in indexes:
+            conn.execute(CreateIndex(index, if_not_exists=True))
+    return True
+
+
 def _utc(value):
     if value is not None and value.tzinfo is None:
         return value.replace(tzinfo=timezone.utc)
@@ -130,6 +152,13 @@ def _summary(game) -> dict:
     return {"turn": int(game.turn), "moves": len(game.history), "tokens0": tokens[0],
             "tokens1": tokens[1], "winner": game.winner if game.over else None,
             "status": "over" if game.over else "playing"}
+
+
+def snapshot(game) -> dict:
+    """What :meth:`GameStore.save_position` writes for ``game`` now: its record (JSON text) and
+    its summary columns. Cheap (the record is the list of moves), so it is taken at once after
+    a move, and written later."""
+    return dict(_summary(game), record=json.dumps(game.to_record()))
 
 
 def _seats_text(seats) -> str:
@@ -147,24 +176,33 @@ class GameStore:
 
     Args:
         url: a SQLAlchemy database URL; None uses :func:`tokens_edu.journal.default_url`.
+        engine: an engine to use instead of making one from ``url``.
+        read_only: for the teacher's dashboard: never make the table; a missing one reads as
+            no games.
 
     Raises:
         ValueError: the database cannot be opened (plain words).
     """
 
-    def __init__(self, url: str | None = None, *, engine: sa.Engine | None = None):
+    def __init__(self, url: str | None = None, *, engine: sa.Engine | None = None,
+                 read_only: bool = False):
         from .journal import _make_engine, default_url
 
-        self.url = url or default_url()
+        self.url = url or (str(engine.url) if engine is not None else default_url())
         try:
             self._engine = engine if engine is not None else _make_engine(self.url)
-            with self._engine.begin() as conn:
-                conn.execute(CreateTable(games_table, if_not_exists=True))
-                conn.execute(CreateIndex(_by_student, if_not_exists=True))
+            self._exists = ensure_table(self._engine, games_table, (_by_student,), read_only)
         except sa.exc.SQLAlchemyError as e:
             log.exception("Cannot open the saved games at %s", self.url)
             raise ValueError(f"The saved games cannot be opened ({type(e).__name__}). "
                              "Ask your teacher to check it.") from None
+
+    def _ready(self) -> bool:
+        """True when the table exists (a reader looks again until a lesson has made it)."""
+        if not self._exists:
+            with self._engine.connect() as conn:
+                self._exists = sa.inspect(conn).has_table(games_table.name)
+        return self._exists
 
     # -- writing -------------------------------------------------------------------------
     def start(self, game, student: str, lesson: str = "", seats=("human", "greedy"),
@@ -204,8 +242,16 @@ class GameStore:
             GameMoved: another page has taken this game over (:meth:`claim`).
             ValueError: the database refused (plain words).
         """
-        values = dict(_summary(game), record=json.dumps(game.to_record()),
-                      updated_at=datetime.now(timezone.utc))
+        self.save_position(game_id, snapshot(game), page)
+
+    def save_position(self, game_id: str, position: dict, page: str) -> None:
+        """Save a position taken with :func:`snapshot` (what :meth:`save` does, in two steps, so
+        the writing can happen in another thread while the game goes on).
+
+        Raises:
+            GameMoved, ValueError: as :meth:`save`.
+        """
+        values = dict(position, updated_at=datetime.now(timezone.utc))
         stmt = (games_table.update()
                 .where(games_table.c.id == game_id, games_table.c.page == page)
                 .values(**values))
@@ -252,12 +298,16 @@ class GameStore:
 
     def get(self, game_id: str, with_record: bool = True) -> SavedGame | None:
         """The saved game with id ``game_id`` (and its record), or None."""
+        if not self._ready():
+            return None
         with self._engine.connect() as conn:
             row = conn.execute(sa.select(games_table).where(games_table.c.id == str(game_id))).first()
         return self._saved(row, with_record) if row is not None else None
 
     def unfinished(self, student: str, lesson: str) -> SavedGame | None:
         """The student's latest game of ``lesson`` still being played (with its record), or None."""
+        if not self._ready():
+            return None
         q = (sa.select(games_table)
              .where(games_table.c.student == student, games_table.c.lesson == (lesson or ""),
                     games_table.c.status == "playing")
@@ -277,6 +327,8 @@ class GameStore:
         """
         import pandas as pd
 
+        if not self._ready():
+            return pd.DataFrame(columns=SUMMARY_COLUMNS)
         cols = [games_table.c[name] for name in SUMMARY_COLUMNS]
         q = sa.select(*cols).order_by(games_table.c.updated_at.desc())
         if student is not None:
@@ -294,30 +346,84 @@ class GameStore:
         return f"<GameStore {self.url!r}>"
 
 
+_live_keepers: "weakref.WeakSet[GameKeeper]" = weakref.WeakSet()
+
+
+def _flush_all_at_exit() -> None:
+    """At the kernel's exit (the page closed, the server stopping it): write what is waiting."""
+    for keeper in list(_live_keepers):
+        try:
+            keeper.flush(timeout=3)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+atexit.register(_flush_all_at_exit)
+
+
 class GameKeeper:
     """Saves a live game after every move and Undo (hooked into a Match, or called directly).
+
+    The position is taken at once (:func:`snapshot`); writing it goes to a small background
+    thread, so a move never waits for the database (SQLite's write to disk took 2-30 ms here).
+    Moves made while a write is going on are written together, as the latest position: under a
+    busy database the game is saved less often, never out of order.
 
     Args:
         store: the :class:`GameStore`.
         game_id: the saved game's id (from :meth:`GameStore.start` or :meth:`GameStore.claim`).
         page: this page's id (the one that started or claimed the game).
+        background: False writes in the caller's thread (tests, scripts).
 
     Attributes:
         problem: the plain message of the last failed save ("" when the last save worked).
         moved: True once another page took the game over (saving then stops).
     """
 
-    def __init__(self, store: GameStore, game_id: str, page: str):
+    def __init__(self, store: GameStore, game_id: str, page: str, background: bool = True):
+        import threading
+
         self.store, self.game_id, self.page = store, game_id, page
+        self.background = background
         self.problem = ""
         self.moved = False
+        self._pending: dict | None = None
+        self._busy = False
+        self._cv = threading.Condition()
+        self._thread = None
+        _live_keepers.add(self)
 
     def save(self, game) -> bool:
-        """Save ``game`` now. Returns True when saved; never raises (see :attr:`problem`)."""
+        """Save ``game`` now (in the background by default). Never raises.
+
+        Returns:
+            False when saving has stopped (another page took the game over) or, when writing in
+            the caller's thread, when the save failed (see :attr:`problem`); else True.
+        """
         if self.moved:
             return False
         try:
-            self.store.save(self.game_id, game, self.page)
+            position = snapshot(game)
+        except Exception:  # noqa: BLE001 (saving must never break the game)
+            log.exception("GameKeeper: could not take the position of %s", self.game_id)
+            self.problem = "Your game couldn't be saved just now. You can keep playing."
+            return False
+        if not self.background:
+            return self._write(position)
+        import threading
+
+        with self._cv:
+            self._pending = position
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=f"keep-{self.game_id[:8]}",
+                                                daemon=True)
+                self._thread.start()
+            self._cv.notify_all()
+        return True
+
+    def _write(self, position: dict) -> bool:
+        try:
+            self.store.save_position(self.game_id, position, self.page)
         except GameMoved as e:
             self.moved = True
             self.problem = str(e)
@@ -325,11 +431,39 @@ class GameKeeper:
         except ValueError as e:
             self.problem = str(e)
             return False
-        except Exception:  # noqa: BLE001 (saving must never break the game)
+        except Exception:  # noqa: BLE001
             log.exception("GameKeeper: saving %s failed", self.game_id)
             self.problem = "Your game couldn't be saved just now. You can keep playing."
             return False
         self.problem = ""
+        return True
+
+    def _run(self) -> None:
+        while True:
+            with self._cv:
+                while self._pending is None:
+                    self._cv.wait()
+                position, self._pending = self._pending, None
+                self._busy = True
+            try:
+                if not self.moved:
+                    self._write(position)
+            finally:
+                with self._cv:
+                    self._busy = False
+                    self._cv.notify_all()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until every position handed to :meth:`save` is written. Returns True if so."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        with self._cv:
+            while self._pending is not None or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cv.wait(left)
         return True
 
     def attach(self, match) -> "GameKeeper":

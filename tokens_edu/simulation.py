@@ -23,12 +23,11 @@ pass Dask's or Ray's executor; tokens_edu does not depend on either::
     client = Client("tcp://scheduler:8786")
     table = simulate("Green-Blue", "Black-Red", 100_000, executor=client.get_executor())
 
-    from ray.util.concurrent.futures.ray_executor import RayExecutor   # pip install ray
-    with RayExecutor() as ex:                                           # Ray 2.x
-        table = simulate("Green-Blue", "Black-Red", 100_000, executor=ex)
-
-The workers need ``tokens_edu`` installed, and the bots you pass must be picklable (a bot
-class defined in a notebook cell works with this computer's processes, not on a cluster).
+``client.get_executor()`` is Dask's ``concurrent.futures`` executor. For Ray, pass a
+``concurrent.futures.Executor`` that runs on Ray (recent Ray releases include one; check the
+name in your Ray version's documentation). The workers need ``tokens_edu`` installed, and the
+bots must be picklable (Dask and Ray use cloudpickle, which also sends a bot class written in
+a notebook). The table is the same as on this computer: each game's seed comes from its number.
 """
 
 from __future__ import annotations
@@ -164,11 +163,16 @@ class _BotRecipe:
     factory: Callable | None = None
     instance: object = None
     label: str = ""
+    seeded: bool = False  # the factory takes seed= (worked out once: inspect is slow)
+
+    def __post_init__(self):
+        if self.factory is not None:
+            object.__setattr__(self, "seeded", _takes_seed(self.factory))
 
     def make(self, seed: int):
         if self.instance is not None:
             return copy.deepcopy(self.instance)
-        if _takes_seed(self.factory):
+        if self.seeded:
             return self.factory(seed=seed)
         return self.factory()
 

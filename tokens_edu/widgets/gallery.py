@@ -35,6 +35,7 @@ from collections.abc import Iterable
 import ipywidgets as widgets
 
 from ..cards import COLOR_THEMES, COLORS, Card, CardPool, load_cards
+from ..glossary import GLOSSARY, glossary_html
 from ..render import RARITY_NAMES, render_card
 
 __all__ = ["CardGallery"]
@@ -110,6 +111,8 @@ class CardGallery(widgets.VBox):
             (``close_button``) or any filter change closes it.
         selected: the chosen :class:`Card`, or None.
         message: ``ipywidgets.HTML`` where a problem is explained in plain words.
+        words: an ``ipywidgets.Accordion`` (closed at first) with what AI, data, a model and
+            a token mean (:data:`tokens_edu.glossary.GLOSSARY`).
 
     Raises:
         TypeError: ``pool`` is not a CardPool or a list of Cards.
@@ -188,7 +191,11 @@ class CardGallery(widgets.VBox):
                                layout=widgets.Layout(flex_flow="row wrap"))
         search_row = widgets.HBox([self.search, self.reset_button, self.count_label],
                                   layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        super().__init__([filters, search_row, self.message, self.grid], **kwargs)
+        # Words to know (AI, data, model, token), one click away and closed at first
+        self.words = widgets.Accordion([widgets.HTML(glossary_html())], selected_index=None)
+        self.words.set_title(0, "Words to know: " + ", ".join(GLOSSARY))
+        self.words.add_class("tokens-gallery-words")
+        super().__init__([self.words, filters, search_row, self.message, self.grid], **kwargs)
         self.add_class("tokens-gallery")
 
         self._visible: set[str] = set(self._tiles)

@@ -875,6 +875,11 @@ class NewGamePanel(widgets.VBox):
     After Start the deck and name choices fold away (the table then fits a 1366x768 window);
     "New game" shows them again. "Play again" at the end of a game deals the same decks again.
 
+    With a journal and a known student (login, class-roster code or ``?student=``), every game
+    is saved on the server after each move, and a page opened again offers "Continue your
+    game" (same position, same seat, same undo policy) or "New game" (see
+    :mod:`tokens_edu.widgets.keep`; attribute ``keeping``, None when games are not kept).
+
     Attributes:
         deck_pickers: the two Dropdowns (value: index into ``starter_decks()``).
         name_boxes: the two Text boxes for the players' names.
@@ -935,6 +940,34 @@ class NewGamePanel(widgets.VBox):
         self.new_button.add_class("tokens-new")
         self.new_button.on_click(self._on_new)
         self.children = [self.setup, widgets.HBox([self.new_button, self.note]), self.slot]
+        # Games kept on the server after each move, and "Continue your game" (widgets/keep.py)
+        from .keep import KEPT_NOTE, Keeping
+
+        self.keeping = Keeping.for_panel(self)
+        if self.keeping is not None:
+            self.page_note.value = f'<span style="color:#555">{_esc(KEPT_NOTE)}</span>'
+            self.children = [self.keeping.box, *self.children]
+            self.keeping.offer()
+
+    def _policy(self) -> str:
+        """The undo policy of this panel's games (as GameView works it out)."""
+        if not self.allow_undo:
+            return "off"
+        return self.undo if self.undo is not None else "turn"
+
+    def _show_match(self, match: Match) -> None:
+        """Put ``match`` on the table: a new GameView the first time, then the same table."""
+        if self.view is None:
+            self.view = GameView(match, journal=self.journal, lesson=self.lesson, autoplay=self.autoplay,
+                                 delay_ms=self.delay_ms, on_play_again=self._play_again)
+            self.view.scroll_into_view = True
+            self.view._refresh()
+            self.view._push()
+            self.slot.children = [self.view]
+        else:  # the same table, a new game on it (no new widgets to send)
+            self.view.set_match(match)
+        self.setup.layout.display = "none"
+        self.new_button.layout.display = None
 
     def _on_new(self, _button=None) -> None:
         """New game: show the deck and name choices again (the game goes on until Start)."""
@@ -946,7 +979,10 @@ class NewGamePanel(widgets.VBox):
         from ..game import Game
 
         game = Game.new(self._decks[0], self._decks[1], seed=self.seed, names=self._names)
-        view.set_match(Match(game, seats=self.seats, undo=view.match.undo_policy))
+        match = Match(game, seats=self.seats, undo=view.match.undo_policy)
+        view.set_match(match)
+        if self.keeping is not None:
+            self.keeping.started(match)
 
     def _student_name(self) -> str:
         """The student's name if the page knows it: the journal's, else the ``?student=`` query.
@@ -986,18 +1022,10 @@ class NewGamePanel(widgets.VBox):
             self._names = names
             self._decks = [self.decks[p.value] for p in self.deck_pickers]
             game = Game.new(self._decks[0], self._decks[1], seed=self.seed, names=names)
-            if self.view is None:
-                self.view = GameView(game, seats=self.seats, allow_undo=self.allow_undo, undo=self.undo,
-                                     journal=self.journal, lesson=self.lesson, autoplay=self.autoplay,
-                                     delay_ms=self.delay_ms, on_play_again=self._play_again)
-                self.view.scroll_into_view = True
-                self.view._refresh()
-                self.view._push()
-                self.slot.children = [self.view]
-            else:  # the same table, a new game on it (no new widgets to send)
-                self.view.set_match(Match(game, seats=self.seats, undo=self.view.match.undo_policy))
-            self.setup.layout.display = "none"
-            self.new_button.layout.display = None
+            match = Match(game, seats=self.seats, undo=self._policy())
+            self._show_match(match)
+            if self.keeping is not None:
+                self.keeping.started(match)
             self.note.value = f"<span>New game: {_esc(names[0])} against {_esc(names[1])}. Have fun!</span>"
         except ValueError as exc:
             log.info("NewGamePanel: refused: %s", exc)

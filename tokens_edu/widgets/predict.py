@@ -114,7 +114,7 @@ class PredictionBox(widgets.VBox):
         self.check_button.on_click(self._on_check)
         self.result = widgets.HTML("")
         self.result.add_class("tokens-predict-result")
-        super().__init__([self.question_html, guess_widget, self.check_button, self.result],
+        super().__init__([self.question_html, guess_widget, widgets.HBox([self.check_button]), self.result],
                          layout=kwargs.pop("layout", widgets.Layout(
                              border="1px solid #9aa7b8", padding="6px 10px", margin="8px 0")),
                          **kwargs)

@@ -1,8 +1,10 @@
 """ReplayView: step through a whole game, forward and back, in a notebook or a Voila page.
 
 ``ReplayView(record_or_game)`` shows one position of a game at a time: buttons (start, back,
-forward, end), a slider over every move, the board with **both** hands, the log lines of the
-move that led there, and the state tables. It is a view of :class:`tokens_edu.replay.Replay`,
+forward, end), a slider over every move, the position on the card table (the same
+:class:`~tokens_edu.widgets.table.CardTable` the lessons play on) seen from either player, the
+other player's hand beside it (so **both** hands are shown), the log lines of the move that led
+there, and the state tables. It is a view of :class:`tokens_edu.replay.Replay`,
 which moves with the engine's ``apply`` (forward) and ``undo`` (back), so each step is exactly
 the position the record reached there.
 
@@ -12,8 +14,9 @@ of its players.
 
 Stable CSS classes: ``tokens-replay-view`` (the whole view), ``tokens-replay-note``,
 ``tokens-replay-start`` / ``-back`` / ``-forward`` / ``-end`` (the buttons),
-``tokens-replay-slider``, ``tokens-replay-caption``, ``tokens-replay-lines``,
-``tokens-replay-board``, ``tokens-replay-tables``.
+``tokens-replay-slider``, ``tokens-replay-seat`` (seen from), ``tokens-replay-caption``,
+``tokens-replay-lines``, ``tokens-replay-other-hand``, ``tokens-replay-table`` (the card
+table), ``tokens-replay-tables``.
 
 Example::
 
@@ -56,14 +59,19 @@ class ReplayView(widgets.VBox):
             from ``Game.to_record()``, or the path of a record ``.json`` file.
         step: the position to show first: 0 (the start, default), a move number, or
             ``"end"``.
+        seat: the player drawn at the bottom of the table, whose hand is on the table (0 or 1;
+            default 0). The other hand is shown above the table. "Seen from" switches it.
 
     Attributes:
         replay: the :class:`~tokens_edu.replay.Replay` being shown (``replay.game`` is the
             position now; do not change it).
         slider: the ``IntSlider`` over the moves (0 = the start). buttons: dict with
             ``"start"``, ``"back"``, ``"forward"``, ``"end"``.
-        caption, lines, board: the ``HTML`` widgets with the move's caption ("Move 12 of 80:
-            Ana: task Neural Network (turn 5)"), its log lines, and the board with both hands.
+        caption, lines: the ``HTML`` widgets with the move's caption ("Move 12 of 80: Ana:
+            task Neural Network (turn 5)") and its log lines.
+        table: the :class:`~tokens_edu.widgets.table.CardTable` showing the position from
+            ``seat``. other_hand: the ``HTML`` with the other player's hand. seat_pick: the
+            "Seen from" ``ToggleButtons`` (value 0 or 1).
         tables: the ``Tab`` with the Players, Board, both hands and Log tables at this step.
 
     Raises:
@@ -71,8 +79,9 @@ class ReplayView(widgets.VBox):
         TypeError: ``record_or_game`` is not a Game, a record or a path.
     """
 
-    def __init__(self, record_or_game, step=0):
+    def __init__(self, record_or_game, step=0, seat: int = 0):
         from ..replay import Replay
+        from .table import CardTable
 
         self.replay = Replay(record_or_game)
         r = self.replay
@@ -104,8 +113,15 @@ class ReplayView(widgets.VBox):
         self.caption.add_class("tokens-replay-caption")
         self.lines = widgets.HTML()
         self.lines.add_class("tokens-replay-lines")
-        self.board = widgets.HTML()
-        self.board.add_class("tokens-replay-board")
+        self.seat_pick = widgets.ToggleButtons(
+            options=[(str(r.names[0]), 0), (str(r.names[1]), 1)], value=1 if seat == 1 else 0,
+            description="Seen from", style={"description_width": "initial", "button_width": "auto"})
+        self.seat_pick.add_class("tokens-replay-seat")
+        self.seat_pick.observe(self._guard(lambda _c: self._draw()), names="value")
+        self.other_hand = widgets.HTML()
+        self.other_hand.add_class("tokens-replay-other-hand")
+        self.table = CardTable()
+        self.table.add_class("tokens-replay-table")
         self.message = widgets.HTML()
         self._table_keys = ("players", "board", "hand0", "hand1", "log")
         self.table_widgets = {k: widgets.HTML() for k in self._table_keys}
@@ -115,7 +131,7 @@ class ReplayView(widgets.VBox):
         self.tables.add_class("tokens-replay-tables")
         controls = widgets.HBox(list(self.buttons.values()))
         self.children = [self.note, self.title, controls, self.slider, self.caption, self.lines,
-                         self.board, self.message, self.tables]
+                         self.seat_pick, self.other_hand, self.table, self.message, self.tables]
         self._quiet = False
         self.goto(r.length if step == "end" else step)
 
@@ -152,8 +168,13 @@ class ReplayView(widgets.VBox):
         return wrapped
 
     # -- drawing ---------------------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        """The player drawn at the bottom of the table (0/1)."""
+        return int(self.seat_pick.value)
+
     def _draw(self) -> None:
-        from ..replay import replay_board_html
+        from .table import card_face, table_state
 
         r = self.replay
         self._quiet = True
@@ -163,11 +184,21 @@ class ReplayView(widgets.VBox):
             self._quiet = False
         self.buttons["start"].disabled = self.buttons["back"].disabled = r.step == 0
         self.buttons["forward"].disabled = self.buttons["end"].disabled = r.step == r.length
-        self.caption.value = f"<b>{_esc(r.caption())}</b>"
+        caption = r.caption()
+        self.caption.value = f"<b>{_esc(caption)}</b>"
         m = r.move()
         lines = m.lines if m is not None else r.start_lines()
         self.lines.value = "<br>".join(_esc(t) for t in lines) or "<i>Nothing to say.</i>"
-        self.board.value = replay_board_html(r.game)
+        seat = self.seat
+        other = 1 - seat
+        hand = [card_face(c)["name"] for c in r.game.observation(other).hand]
+        chips = " ".join(f'<span style="display:inline-block;border:1px solid #888;border-radius:4px;'
+                         f'padding:1px 6px;margin:1px;background:#fafafa">{_esc(n)}</span>' for n in hand)
+        self.other_hand.value = (f"<b>{_esc(r.names[other])}'s hand</b> ({len(hand)}): "
+                                 + (chips or "<i>empty</i>"))
+        state = table_state(r.game, seat, seat=seat, log_lines=list(lines))
+        state.update(v=r.step, status=caption, step="", title="")
+        self.table.state = state
         self.message.value = ""
         tables = r.tables()
         empty = {"players": "No players.", "board": "No Systems or Tools in play.",

@@ -1,0 +1,202 @@
+"""Games kept on the server for :class:`~tokens_edu.widgets.NewGamePanel`: save and resume.
+
+With a journal and a known student (a JupyterHub login, a class-roster code, or the page's
+``?student=`` link), every game started in a lesson's NewGamePanel is saved in the answers'
+database after each move and each Undo (:mod:`tokens_edu.saved_games`). When the page is
+opened again (a reload, a new tab, a kernel the server stopped), the panel offers
+**Continue your game** (the same position, the same seat, the lesson's undo policy) or
+**New game**. The saved record stays on the server; the page gets only the game's table as the
+student may see it, and a one-line summary (turn, Tokens, number of moves).
+
+Without a student name there is nothing to find a game by, so the game is not kept and the page
+says, as before, that the game lives only in the page.
+
+CSS classes: ``tokens-resume`` (the offer), ``tokens-continue`` (Continue your game),
+``tokens-resume-new`` (New game), ``tokens-keep-note`` (a saving problem, in the panel's note).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import uuid
+
+import ipywidgets as widgets
+
+__all__ = ["Keeping", "KEPT_NOTE"]
+
+log = logging.getLogger(__name__)
+
+#: Shown near Start when the game is kept.
+KEPT_NOTE = ("Your game is saved after every move. If you reload or close the page, you can "
+             "continue it when you open this lesson again.")
+
+
+def _esc(value) -> str:
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _when(dt) -> str:
+    try:
+        return dt.astimezone().strftime("%H:%M")
+    except Exception:  # noqa: BLE001
+        return ""
+
+
+class Keeping:
+    """Saves a NewGamePanel's games and offers to continue the last one.
+
+    Made by :meth:`for_panel`; the panel calls :meth:`offer` once it is built and
+    :meth:`started` whenever a new game is on its table.
+
+    Attributes:
+        store: the :class:`~tokens_edu.saved_games.GameStore`. student, lesson: whose games.
+        page: this page's id (a page that continues a game takes it over from another tab).
+        keeper: the :class:`~tokens_edu.saved_games.GameKeeper` of the game on the table, or None.
+        box: the "Continue your game" offer (hidden when there is nothing to continue).
+    """
+
+    def __init__(self, panel, store, student: str, lesson: str):
+        self.panel = panel
+        self.store = store
+        self.student = student
+        self.lesson = lesson
+        self.page = str(uuid.uuid4())
+        self.keeper = None
+        self.saved = None
+        self.summary = widgets.HTML()
+        self.continue_button = widgets.Button(description="Continue your game", button_style="primary",
+                                              icon="play", layout=widgets.Layout(width="auto"),
+                                              tooltip="Go on from where your game stopped")
+        self.continue_button.add_class("tokens-continue")
+        self.continue_button.on_click(self._guard(self._on_continue))
+        self.new_button = widgets.Button(description="New game", icon="plus",
+                                         layout=widgets.Layout(width="auto"),
+                                         tooltip="Choose decks and start a new game")
+        self.new_button.add_class("tokens-resume-new")
+        self.new_button.on_click(self._guard(self._on_new))
+        self.box = widgets.VBox([self.summary, widgets.HBox([self.continue_button, self.new_button])],
+                                layout=widgets.Layout(display="none"))
+        self.box.add_class("tokens-resume")
+
+    @classmethod
+    def for_panel(cls, panel) -> "Keeping | None":
+        """The keeping of ``panel`` (a NewGamePanel), or None when its games cannot be kept (no
+        journal, no student name, or the database cannot be opened: the game then lives in the
+        page only, as before)."""
+        journal = getattr(panel, "journal", None)
+        if journal is None:
+            return None
+        student = journal.student or panel._student_name()
+        if not student:
+            return None
+        try:
+            from ..saved_games import GameStore
+
+            store = GameStore(getattr(journal, "url", None) or None)
+        except Exception:  # noqa: BLE001 (a lesson must open even when saving is impossible)
+            log.warning("Keeping games: the store cannot be opened", exc_info=True)
+            return None
+        # the journal's lesson is the lesson's id ("05-play-the-computer"); the panel's is a title
+        return cls(panel, store, student, getattr(journal, "lesson", "") or panel.lesson or "")
+
+    # -- the offer -------------------------------------------------------------------------
+    def offer(self) -> bool:
+        """Show "Continue your game" when the student has an unfinished game of this lesson.
+        Returns True when it is offered."""
+        try:
+            saved = self.store.unfinished(self.student, self.lesson)
+        except Exception:  # noqa: BLE001
+            log.warning("Keeping games: could not look for a saved game", exc_info=True)
+            return False
+        if saved is None:
+            self.box.layout.display = "none"
+            return False
+        self.saved = saved
+        when = _when(saved.updated_at)
+        self.summary.value = (
+            '<div style="font-size:15px;margin:4px 0"><b>You have a game that is not finished</b>'
+            f'{" (saved at " + _esc(when) + ")" if when else ""}: {_esc(saved.summary())}.</div>')
+        self.box.layout.display = None
+        self.panel.setup.layout.display = "none"
+        return True
+
+    def _on_continue(self, _button=None) -> None:
+        from ..decks import Deck
+        from ..match import Match
+
+        if self.saved is None:
+            return
+        saved = self.store.claim(self.saved.id, self.page)
+        record = saved.record
+        panel = self.panel
+        policy = panel.undo if panel.undo is not None else ("turn" if panel.allow_undo else "off")
+        if not panel.allow_undo:
+            policy = "off"
+        match = Match.from_record(record, seats=panel.seats, undo=policy)
+        if "decks" in record:  # for "Play again": the same decks and names
+            panel._decks = [Deck.from_names(names, name=f"Deck {i + 1}")
+                            for i, names in enumerate(record["decks"])]
+        panel._names = tuple(match.game.names)
+        self.box.layout.display = "none"
+        self.saved = None
+        panel._show_match(match)
+        self._keep(saved.id, match)
+        panel.note.value = "<span>Here is your game, just as you left it.</span>"
+
+    def _on_new(self, _button=None) -> None:
+        self.box.layout.display = "none"
+        self.panel.setup.layout.display = None  # the decks and names; Start begins a new game
+
+    # -- saving ----------------------------------------------------------------------------
+    def started(self, match) -> None:
+        """A new game is on the table: stop the one it replaces (kept for the teacher) and keep
+        this one from now on. Never raises (the game goes on without saving)."""
+        try:
+            if self.keeper is not None:
+                self.store.stop(self.keeper.game_id)
+            elif self.saved is not None:  # a new game instead of the offered one
+                self.store.stop(self.saved.id)
+                self.saved = None
+                self.box.layout.display = "none"
+            gid = self.store.start(match.game, self.student, self.lesson, self.panel.seats,
+                                   match.undo_policy, page=self.page)
+        except Exception as e:  # noqa: BLE001
+            log.warning("Keeping games: could not start keeping a game", exc_info=True)
+            self._problem(str(e) if isinstance(e, ValueError) else
+                          "Your game can't be saved right now. You can still play it here.")
+            self.keeper = None
+            return
+        self._keep(gid, match)
+
+    def _keep(self, game_id: str, match) -> None:
+        from ..saved_games import GameKeeper
+
+        keeper = GameKeeper(self.store, game_id, self.page)
+        self.keeper = keeper
+
+        def save(m, *_):
+            if keeper is not self.keeper:  # an older game of this page: no longer kept
+                return
+            keeper.save(m.game)  # written in the background; a problem shows at the next move
+            if keeper.problem:
+                self._problem(keeper.problem)
+
+        match.on_move.append(save)
+        match.on_undo.append(save)
+
+    def _problem(self, text: str) -> None:
+        if text:
+            self.panel.note.value = (f'<span class="tokens-keep-note" style="color:#b00020">'
+                                     f"⚠ {_esc(text)}</span>")
+
+    def _guard(self, fn):
+        def wrapped(*args):
+            try:
+                fn(*args)
+            except ValueError as e:
+                self._problem(str(e))
+            except Exception:  # noqa: BLE001 (Voila shows no tracebacks)
+                log.exception("Keeping games: a click failed")
+                self._problem("Sorry, that did not work. Try again, or start a new game.")
+        return wrapped

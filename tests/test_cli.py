@@ -440,3 +440,15 @@ def test_kernels_use_unix_sockets_unless_the_path_is_too_long(tmp_path):
     assert cli.kernel_transport(Path("/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/tokens-edu-501")) == "tcp"
     cmd = cli.voila_command(tmp_path, 9000, 0, connection_dir=Path("/tmp/tokens-edu-1000"))
     assert "--KernelManager.transport=ipc" in cmd
+
+
+def test_other_pages_keep_one_warm_kernel_and_hidden_ones_none(tmp_path):
+    for name in ("00-start.ipynb", "03-lesson.ipynb", "teacher-guide.ipynb", "scenarios/x.ipynb"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    cmd = cli.voila_command(tmp_path, 9000, 30)
+    pools = next(a for a in cmd if a.startswith("--VoilaKernelManager.kernel_pools_config="))
+    config = cli.json.loads(pools.split("=", 1)[1])
+    assert config == {"default": {"pool_size": 30}, "teacher-guide.ipynb": {"pool_size": 1},
+                      "scenarios/x.ipynb": {"pool_size": 0}}
+    assert cli.is_lesson("03-lesson.ipynb") and not cli.is_lesson("teacher-guide.ipynb")

@@ -42,6 +42,7 @@ import argparse
 import errno
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -372,7 +373,7 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         list[str]: ``[sys.executable, "-c", <tokens_edu.voila_server.main(...)>, lessons, ...]``.
     """
     pooled = (len(preheat_only) if preheat_only
-              else len(_lesson_names(lessons)) if lessons.is_dir() else 1)
+              else len(_lesson_names(lessons)) if lessons.is_dir() else 1)  # taking turns
     settings = {"step": float(START_STEP), "lessons": max(1, pooled) if pool_size else 1,
                 "max_students": int(max_students), "max_kernels": int(max_kernels),
                 "kernel_mib": KERNEL_MIB, "hidden": HIDDEN_IN_LIST}
@@ -420,14 +421,23 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
             pools = {"default": {"pool_size": 0}}
             pools.update({name: {"pool_size": pool_size} for name in preheat_only})
             cmd.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
-        else:  # every lesson, but not the notebooks in hidden folders
+        else:  # every lesson; one warm kernel for other pages; none in hidden folders
+            names = _lesson_names(lessons) if lessons.is_dir() else []
             hidden = [name for name in (_all_notebooks(lessons) if lessons.is_dir() else [])
-                      if name not in _lesson_names(lessons)]
-            if hidden:
+                      if name not in names]
+            others = [name for name in names if not is_lesson(name)]
+            if hidden or others:
                 pools = {"default": {"pool_size": pool_size}}
+                pools.update({name: {"pool_size": min(1, pool_size)} for name in others})
                 pools.update({name: {"pool_size": 0} for name in hidden})
                 cmd.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
     return cmd
+
+
+def is_lesson(name: str) -> bool:
+    """True for a class's lesson page (a notebook whose name starts with two digits, like
+    ``03-task-and-audit.ipynb``); other pages (``teacher-guide.ipynb``) keep one warm kernel."""
+    return re.match(r"\d\d", Path(name).name) is not None
 
 
 def _all_notebooks(lessons: Path) -> list[str]:
@@ -591,7 +601,7 @@ def _serve(args: argparse.Namespace) -> int:
     # Python warnings from the kernels' imports would go to this console, once per kernel.
     env.setdefault("PYTHONWARNINGS", "ignore::DeprecationWarning,ignore::FutureWarning")
 
-    pooled = len(preheat_only) if preheat_only else len(names)
+    pooled = len(preheat_only) if preheat_only else len([n for n in names if is_lesson(n)])
     plan = plan_capacity(pooled, args.pool_size, args.max_students)
     root = connection_root()
     try:
@@ -621,8 +631,10 @@ def _serve(args: argparse.Namespace) -> int:
         warm = "off (each page starts its own kernel: a few seconds, more when many start)"
     else:
         which = f" ({', '.join(preheat_only)})" if preheat_only else ""
-        warm = (f"{plan.pool_size} for each of {plan.lessons} lesson(s){which}, all ready in "
-                f"about {max(1, round(plan.warm_minutes()))} minute(s)")
+        others = [] if preheat_only else [n for n in names if not is_lesson(n)]
+        also = f" and 1 for each other page ({', '.join(others)})" if others else ""
+        warm = (f"{plan.pool_size} for each of {plan.lessons} lesson(s){which}{also}, all "
+                f"ready in about {max(1, round(plan.warm_minutes()))} minute(s)")
     print(f"Serving {len(names)} lesson(s) from {lessons}\n"
           f"This computer can hold {plan.max_students} students at once (about {KERNEL_MIB} "
           f"MiB each{free}).\n"

@@ -404,3 +404,21 @@ def test_a_fresh_folder_reads_as_empty_and_never_makes_tables(tmp_path):
     GameStore(url).start(Game.new(starter_decks()[0], starter_decks()[7], seed=1), "Ana", "05", page="p")
     Roster(url).add(["Ana"])
     assert len(data.games.games()) == 1 and [e.name for e in data.roster.entries()] == ["Ana"]
+
+
+def test_progress_shows_each_lessons_prompts_before_anyone_answers(tmp_path):
+    """The lessons' own Discuss questions are columns from the start (read from the notebooks)."""
+    from pathlib import Path
+
+    from tokens_edu.dashboard import DashboardData, lesson_prompts
+
+    lessons = Path(__file__).resolve().parent.parent / "lessons"
+    prompts = lesson_prompts(lessons)
+    assert ("01-read-a-card", "Chatbot") in prompts and ("05-play-the-computer", "AI Isn't Magic") in prompts
+    url = f"sqlite:///{tmp_path}/p.sqlite"
+    Journal(url, student="Ana", lesson="05-play-the-computer").save("Sensor", "met in a game")
+    pairs = DashboardData(url, lessons=lessons).choices()["prompts"]
+    assert pairs.index(("05-play-the-computer", "AI Isn't Magic")) + 1 == \
+        pairs.index(("05-play-the-computer", "Sensor"))  # the lesson's own first, then games'
+    assert [p[0] for p in pairs] == sorted(p[0] for p in pairs)
+    assert lesson_prompts(tmp_path / "none") == [] and lesson_prompts(None) == []

@@ -67,6 +67,7 @@ def _login(browser, hub, name):
     """A browser window where ``name`` logged in through the Hub's login form and waited for
     their server to start (the Hub then shows the lesson list)."""
     context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(120_000)
     context.route("**/*", _only_loopback)
     page = context.new_page()
     page.goto(f"{hub.url}/hub/login")
@@ -148,21 +149,42 @@ def test_the_teacher_dashboard_is_closed_to_students(students, hub):
     _, page = students["bo"]
     response = page.goto(f"{hub.url}/services/teacher/", timeout=120_000)
     assert response.status == 403
+    assert ANSWERS["ana"] not in page.content() and ANSWERS["bo"] not in page.content()
+
+
+def test_a_teacher_logs_in_once_and_sees_every_students_answer(students, hub, browser):
+    """The dashboard runs as a Hub service with the Hub's login (no dashboard token), reading
+    with the teachers' read-only database login."""
+    context, page = _login(browser, hub, "ms_t")
+    try:
+        response = page.goto(f"{hub.url}/services/teacher/", timeout=120_000)
+        assert response.status == 200, page.content()[:500]
+        page.wait_for_function(
+            "(a) => a.every(t => document.body.innerText.includes(t))",
+            arg=list(ANSWERS.values()), timeout=60_000)
+        assert "ana" in page.content() and "bo" in page.content()
+        assert page.locator("input[name=secret]").count() == 0  # no token asked
+    finally:
+        context.close()
 
 
 def test_no_password_on_a_command_line_or_in_the_hub_log(students, hub):
     """The students' database passwords live only in their servers' environments."""
     import psutil
 
+    for name, (_, page) in students.items():  # each with a lesson open (a running kernel)
+        _open_lesson(page, hub, name)
     log = hub.log()
     assert hub.hub_db_password not in log
     kernels = 0
+    seen = []
     for proc in psutil.Process(hub.proc.pid).children(recursive=True):
         try:
             cmdline = " ".join(proc.cmdline())
             environ = proc.environ()
         except psutil.Error:
             continue
+        seen.append((cmdline[:100], sorted(k for k in environ if k.startswith(("TOKENS", "JUPYTERHUB_U")))))
         assert hub.hub_db_password not in cmdline
         password = environ.get("TOKENS_EDU_DB_PASSWORD")
         if password and "ipykernel" in cmdline:
@@ -170,7 +192,7 @@ def test_no_password_on_a_command_line_or_in_the_hub_log(students, hub):
             assert password not in cmdline and password not in log
             assert "@" in environ["TOKENS_EDU_DB_URL"] and password not in environ["TOKENS_EDU_DB_URL"]
             assert environ["JUPYTERHUB_USER"] in ("ana", "bo")
-    assert kernels >= 2
+    assert kernels >= 2, seen
 
 
 def test_idle_culler_runs_as_a_hub_service(students, hub):

@@ -76,6 +76,37 @@ def test_each_student_keeps_only_their_own_drafts(school, monkeypatch):
             conn.execute(sa.text("SELECT * FROM drafts"))
 
 
+def test_the_hub_makes_the_same_games_table_as_the_saved_games():
+    from tokens_edu import saved_games
+
+    d = postgresql.dialect()
+    assert str(CreateTable(hubdb.games_table).compile(dialect=d)) == \
+        str(CreateTable(saved_games.games_table).compile(dialect=d)), (
+        "tokens_edu/saved_games.py changed its table: make the same change in "
+        "deploy/jupyterhub/tokens_edu_hub.py (games_table), which makes it on JupyterHub")
+    assert str(CreateIndex(hubdb._games_by_student).compile(dialect=d)) == \
+        str(CreateIndex(saved_games._by_student).compile(dialect=d))
+
+
+def test_saved_games_are_each_students_own(school, monkeypatch):
+    from tokens_edu import Game, starter_decks
+    from tokens_edu.saved_games import GameStore
+
+    postgres, db, admin = school
+    ana_role, ana_pw = hubdb.student_login(admin, "ana")
+    hubdb.student_login(admin, "bo")
+    monkeypatch.setenv("TOKENS_EDU_DB_PASSWORD", ana_pw)
+    store = GameStore(postgres.url(db, user=ana_role))  # opens without creating anything
+    decks = starter_decks()
+    game = Game.new(decks[0], decks[1], seed=3, names=("ana", "Computer"))
+    gid = store.start(game, "ana", lesson="05")
+    assert gid
+    with pytest.raises(ValueError):
+        store.start(game, "bo", lesson="05")  # a game under another name is refused
+    with admin.connect() as conn:
+        assert [tuple(r) for r in conn.execute(sa.text("SELECT student FROM games"))] == [("ana",)]
+
+
 def test_each_student_reads_and_writes_only_their_own_rows(school, monkeypatch):
     postgres, db, admin = school
     ana_role, ana_pw = hubdb.student_login(admin, "ana")

@@ -88,6 +88,9 @@ def test_wheel_carries_every_card_and_lesson_file(wheel):
             assert f"tokens_edu/_bundle/lessons/{rel.as_posix()}" in names, rel
     assert not any(".ipynb_checkpoints" in n or n.startswith(("cards/", "lessons/")) for n in names)
     assert "tokens_edu/bundle.py" in names and "tokens_edu/widgets/__init__.py" in names
+    # the widgets' front-end files (package data of tokens_edu.widgets)
+    for static in sorted((ROOT / "tokens_edu" / "widgets" / "static").glob("*.*")):
+        assert f"tokens_edu/widgets/static/{static.name}" in names, static.name
 
 
 def test_installed_package_reads_its_cards_from_site_packages(fresh):

@@ -160,3 +160,41 @@ def test_a_store_that_cannot_be_opened_leaves_the_lesson_playable(data, monkeypa
     p.start_button.click()
     play(p, 2)
     assert len(p.view.game.history) == 2
+
+
+def test_a_lesson_puzzle_is_kept_for_the_teacher_once_per_puzzle(data):
+    from pathlib import Path
+
+    from tokens_edu import Game
+    from tokens_edu.widgets import GameView
+    from tokens_edu.widgets.puzzles import PuzzlePicker
+
+    root = Path(__file__).resolve().parent.parent / "lessons" / "scenarios"
+    journal = Journal(student="Ana", lesson="03-task-and-audit")
+    view = GameView(Game.from_scenario(root / "03-audit.yaml"), seats=("human", "greedy"),
+                    journal=journal, lesson="A puzzle", autoplay=False)
+    view.buttons["audit Neural Network -> Explainability"].click()
+    view.match._tokens_keeper.flush()
+    table = GameStore().games(student="Ana")
+    assert len(table) == 1 and table.iloc[0]["lesson"] == "03-task-and-audit"
+    assert table.iloc[0]["moves"] == 1
+    record = GameStore().get(table.iloc[0]["id"]).record
+    assert record["actions"] == ["audit Neural Network -> Explainability"]
+    # a picker keeps one game per puzzle, however often the student switches
+    picker = PuzzlePicker({"Audit": root / "03-audit.yaml", "Task": root / "03-task-exposes.yaml"},
+                          journal=Journal(student="Bo", lesson="04-keywords"), autoplay=False)
+    picker.picker.value = "Task"
+    picker.picker.value = "Audit"
+    picker.picker.value = "Task"
+    assert len(GameStore().games(student="Bo")) == 2
+    # and without a name nothing is kept
+    GameView(Game.from_scenario(root / "03-audit.yaml"), journal=Journal(lesson="x"))
+    assert set(GameStore().games()["student"]) == {"Ana", "Bo"}
+
+
+def test_the_panel_keeps_its_game_once(data):
+    p = panel()
+    p.start_button.click()
+    play(p, 3)
+    flush(p)
+    assert len(GameStore().games(student="Ana")) == 1  # not also by its GameView

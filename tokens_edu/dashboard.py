@@ -47,6 +47,7 @@ import html
 import io
 import json
 import logging
+import re
 import secrets
 import time
 from collections import OrderedDict
@@ -108,17 +109,60 @@ def answers_csv(df) -> str:
     return out.getvalue()
 
 
+_JOURNAL_LESSON = re.compile(r"""Journal\(\s*(?:[^()]*?,\s*)?lesson\s*=\s*["']([^"']+)["']""")
+_DISCUSS_CARD = re.compile(r"""DiscussBox\(\s*(?:cards|load_cards\(\))\[\s*(?:"([^"]+)"|'([^']+)')\s*\]"""
+                           r"""|DiscussBox\(\s*(?:"([^"]+)"|'([^']+)')""")
+
+
+def lesson_prompts(folder) -> list[tuple[str, str]]:
+    """The Discuss prompts each lesson asks, read from the lesson notebooks: (lesson, card) pairs.
+
+    A lesson's name is its ``Journal(lesson="...")``; its prompts are its
+    ``DiscussBox(cards["Card"], ...)`` cells (also ``load_cards()["Card"]`` or ``"Card"``). The
+    progress grid shows these columns before anyone has answered. Prompts that appear only in
+    a game (a deployed card's Discuss box) are added once someone answers them. Unreadable
+    notebooks and unknown card names are skipped.
+
+    Args:
+        folder: the lessons folder (Path or str); None or a missing folder gives ``[]``.
+    """
+    from pathlib import Path
+
+    if folder is None or not Path(folder).is_dir():
+        return []
+    from .cards import load_cards
+
+    pool = load_cards()
+    out: list[tuple[str, str]] = []
+    for path in sorted(Path(folder).glob("*.ipynb")):
+        try:
+            cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+            code = "\n".join("".join(c.get("source", "")) for c in cells if c.get("cell_type") == "code")
+        except (OSError, ValueError, AttributeError):
+            continue
+        found = _JOURNAL_LESSON.search(code)
+        if not found:
+            continue
+        for m in _DISCUSS_CARD.finditer(code):
+            card = pool.get_card(next(g for g in m.groups() if g))
+            if card is not None and (found.group(1), card.name) not in out:
+                out.append((found.group(1), card.name))
+    return out
+
+
 class DashboardData:
     """What the dashboard reads: answers, the class list and games, from one database.
 
     Args:
         url: a SQLAlchemy database URL; None uses :func:`tokens_edu.journal.default_url`.
+        lessons: the lessons folder, to know each lesson's Discuss prompts before anyone
+            answers (:func:`lesson_prompts`); None: only the prompts answered so far.
 
     Raises:
         ValueError: the database cannot be opened (plain words).
     """
 
-    def __init__(self, url: str | None = None):
+    def __init__(self, url: str | None = None, lessons=None):
         from .journal import Journal, default_url
         from .roster import Roster
         from .saved_games import GameStore
@@ -130,6 +174,7 @@ class DashboardData:
         self.games = GameStore(self.url, engine=engine, read_only=True)
         self._engine = engine
         self._replays: OrderedDict = OrderedDict()
+        self.lesson_prompts = lesson_prompts(lessons)
 
     def version(self) -> tuple:
         """A cheap signature of the data: it changes when an answer, a game or the class list
@@ -181,9 +226,14 @@ class DashboardData:
         games = self.games.games()
         roster = [e.name for e in self.roster.entries()]
         others = sorted((set(df["student"]) | set(games["student"])) - set(roster), key=str.casefold)
-        pairs = sorted({(r.lesson, r.card) for r in df[["lesson", "card"]].itertuples()})
+        answered = {(r.lesson, r.card) for r in df[["lesson", "card"]].itertuples()}
+        known = list(self.lesson_prompts)
+        rank = {pair: i for i, pair in enumerate(known)}
+        # by lesson; in a lesson, its own prompts in page order, then prompts met in games
+        pairs = sorted(set(known) | answered,
+                       key=lambda p: (p[0], 0 if p in rank else 1, rank.get(p, 0), p[1]))
         return {"students": roster + others, "roster": roster,
-                "lessons": sorted(set(df["lesson"]) | set(games["lesson"])),
+                "lessons": sorted(set(df["lesson"]) | set(games["lesson"]) | {p[0] for p in known}),
                 "cards": sorted(set(df["card"])), "prompts": pairs}
 
     def replay(self, game_id: str):
@@ -833,7 +883,7 @@ class StaticHandler(tornado.web.RequestHandler):
 
 
 def make_app(url: str | None = None, auth=None, base_url: str = "/", poll: float = POLL_SECONDS,
-             login_delay: float = 1.0) -> tornado.web.Application:
+             login_delay: float = 1.0, lessons=None) -> tornado.web.Application:
     """The dashboard as a Tornado application.
 
     Args:
@@ -844,6 +894,8 @@ def make_app(url: str | None = None, auth=None, base_url: str = "/", poll: float
             ``"/services/teacher/"`` under JupyterHub (a leading and trailing ``/`` are added).
         poll: seconds between two looks at the database while a page is open.
         login_delay: seconds a wrong secret waits (for tests; keep 1 s or more for a class).
+        lessons: the lessons folder (its Discuss prompts are the progress grid's columns
+            before anyone answers); None: only the prompts answered so far.
 
     Returns:
         tornado.web.Application; ``listen(port, address)`` serves it.
@@ -853,7 +905,7 @@ def make_app(url: str | None = None, auth=None, base_url: str = "/", poll: float
     """
     base = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
     auth = auth or TokenAuth()
-    data = DashboardData(url)
+    data = DashboardData(url, lessons=lessons)
     handlers = [
         (r"", AnswersHandler), (r"export\.csv", ExportHandler), (r"progress", ProgressHandler),
         (r"wall", WallHandler), (r"games", GamesHandler), (r"games/([0-9a-f-]{36})", ReplayHandler),
@@ -870,19 +922,19 @@ def make_app(url: str | None = None, auth=None, base_url: str = "/", poll: float
 
 
 def serve(port: int = DEFAULT_PORT, host: str = "127.0.0.1", url: str | None = None, auth=None,
-          base_url: str = "/", ready=None) -> None:
+          base_url: str = "/", ready=None, lessons=None) -> None:
     """Serve the dashboard until Ctrl-C (``tokens-edu teacher`` calls this).
 
     Args:
         port, host: where to listen (default 127.0.0.1:8867, this computer only).
-        url, auth, base_url: as in :func:`make_app`.
+        url, auth, base_url, lessons: as in :func:`make_app`.
         ready: called with the app once it listens (the command prints the address then).
 
     Raises:
         OSError: the port is taken or the address is not this computer's.
     """
     async def main():
-        app = make_app(url, auth=auth, base_url=base_url)
+        app = make_app(url, auth=auth, base_url=base_url, lessons=lessons)
         server = app.listen(port, host, xheaders=False)
         if ready is not None:
             ready(app)

@@ -423,42 +423,52 @@ def _insert_or_ignore(engine: sa.Engine, row: dict):
     return insert(answers_table).values(**row).on_conflict_do_nothing(index_elements=["id"])
 
 
-def _ensure_tables(engine: sa.Engine) -> set[str]:
-    """Make the tables of :data:`metadata` that are missing; return the names that exist.
+def _ensure_table(engine: sa.Engine, table: sa.Table | None = None, *indexes: sa.Index) -> None:
+    """Make ``table`` (default: the answers table and its index) and ``indexes`` when missing.
 
     Looks first, so a database role that may only read and add rows (a student's role under
     row-level security, see ``deploy/jupyterhub``) opens an existing journal without needing
     the right to create tables. Many kernels making a fresh database at once is fine: the
     statements say IF NOT EXISTS, and one lost race (PostgreSQL reports it as a duplicate) is
-    tried once more. Only ``answers`` is required: a table that cannot be made (``drafts`` for a
-    role that may not create it) is left out, and what needs it is skipped.
+    tried once more.
+    """
+    if table is None:
+        table, indexes = answers_table, (_by_student,)
+    for attempt in (1, 2):
+        with engine.connect() as conn:
+            if sa.inspect(conn).has_table(table.name):
+                return
+        try:
+            with engine.begin() as conn:
+                conn.execute(CreateTable(table, if_not_exists=True))
+                for index in indexes:
+                    conn.execute(CreateIndex(index, if_not_exists=True))
+            return
+        except sa.exc.IntegrityError:
+            if attempt == 2:
+                raise
+
+
+def _ensure_tables(engine: sa.Engine) -> set[str]:
+    """Make the tables of :data:`metadata` that are missing (:func:`_ensure_table` for each);
+    return the names that exist.
+
+    Only ``answers`` is required: a table that cannot be made (``drafts`` for a role that may
+    not create it) is left out, and what needs it is skipped.
 
     Raises:
         sqlalchemy.exc.SQLAlchemyError: the answers table is missing and cannot be made.
     """
-    for attempt in (1, 2):
-        with engine.connect() as conn:
-            inspector = sa.inspect(conn)
-            present = {t.name for t in metadata.sorted_tables if inspector.has_table(t.name)}
-        missing = [t for t in metadata.sorted_tables if t.name not in present]
-        if not missing:
-            return present
+    present = set()
+    for table in metadata.sorted_tables:
+        indexes = (_by_student,) if table is answers_table else ()
         try:
-            with engine.begin() as conn:
-                for table in missing:
-                    conn.execute(CreateTable(table, if_not_exists=True))
-                    if table is answers_table:
-                        conn.execute(CreateIndex(_by_student, if_not_exists=True))
-            return present | {t.name for t in missing}
-        except sa.exc.IntegrityError:
-            if attempt == 2:
-                raise
+            _ensure_table(engine, table, *indexes)
+            present.add(table.name)
         except sa.exc.SQLAlchemyError:
-            if answers_table.name not in present:
+            if table is answers_table:
                 raise
-            log.info("Tables %s cannot be made here; going on without them.",
-                     ", ".join(t.name for t in missing))
-            return present
+            log.info("The table %s cannot be made here; going on without it.", table.name)
     return present
 
 

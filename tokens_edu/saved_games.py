@@ -186,14 +186,14 @@ class GameStore:
 
     def __init__(self, url: str | None = None, *, engine: sa.Engine | None = None,
                  read_only: bool = False):
-        from .journal import _make_engine, default_url
+        from .journal import _make_engine, _shown_url, default_url
 
         self.url = url or (str(engine.url) if engine is not None else default_url())
         try:
             self._engine = engine if engine is not None else _make_engine(self.url)
             self._exists = ensure_table(self._engine, games_table, (_by_student,), read_only)
         except sa.exc.SQLAlchemyError as e:
-            log.exception("Cannot open the saved games at %s", self.url)
+            log.exception("Cannot open the saved games at %s", _shown_url(self.url))
             raise ValueError(f"The saved games cannot be opened ({type(e).__name__}). "
                              "Ask your teacher to check it.") from None
 
@@ -343,7 +343,9 @@ class GameStore:
         return df
 
     def __repr__(self) -> str:
-        return f"<GameStore {self.url!r}>"
+        from .journal import _shown_url
+
+        return f"<GameStore {_shown_url(self.url)!r}>"
 
 
 _live_keepers: "weakref.WeakSet[GameKeeper]" = weakref.WeakSet()

@@ -110,6 +110,10 @@ def add_teacher_command(sub) -> None:
     teacher.add_argument("--password-file", metavar="FILE", type=Path, default=None,
                          help="a file whose first line is a teacher password (accepted as well "
                               "as the token)")
+    teacher.add_argument("--lessons", metavar="DIR", type=Path, default=None,
+                         help="the lessons folder, as given to 'tokens-edu serve' (its Discuss "
+                              "questions are the progress grid's columns; default: the "
+                              "project's lessons)")
     teacher.add_argument("--base-url", default="/", metavar="PATH",
                          help="serve under this path, e.g. /teacher/ behind a proxy (default: /)")
     teacher.set_defaults(run=run_teacher)
@@ -166,12 +170,32 @@ def run_teacher(args: argparse.Namespace) -> int:
         return 2
     auth = TokenAuth(token=os.environ.get("TOKENS_EDU_TEACHER_TOKEN", "").strip() or None,
                      password=password)
+    from .hub_auth import running_as_hub_service
+
+    if running_as_hub_service():  # started by JupyterHub as a service: the Hub's login instead
+        from urllib.parse import urlsplit
+
+        from .hub_auth import HubTeacherAuth
+
+        try:
+            auth = HubTeacherAuth()
+        except ValueError as e:
+            print(f"tokens-edu: {e}", file=sys.stderr)
+            return 2
+        service = urlsplit(os.environ.get("JUPYTERHUB_SERVICE_URL", ""))
+        if service.port:
+            args.host, args.port = service.hostname or args.host, service.port
+        args.base_url = os.environ.get("JUPYTERHUB_SERVICE_PREFIX") or args.base_url
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     base = "/" + args.base_url.strip("/") + "/" if args.base_url.strip("/") else "/"
     address = f"http://{shown_host}:{args.port}{base}"
     where = url.split("://", 1)[0] + " database" if not url.startswith("sqlite:") else url[len("sqlite:///"):]
 
     def ready(app) -> None:
+        if auth.token is None:  # the Hub's login (hub_auth.HubTeacherAuth)
+            print(f"Teacher dashboard for the answers in {where}, at {base} on JupyterHub "
+                  "(teachers log in there).", flush=True)
+            return
         print(f"Teacher dashboard for the answers in {where}\n"
               f"Open this link (it logs you in):\n\n    {address}?token={auth.token}\n\n"
               f"or open {address}login and type the token {auth.token}"
@@ -183,7 +207,10 @@ def run_teacher(args: argparse.Namespace) -> int:
                   flush=True)
 
     try:
-        serve(port=args.port, host=args.host, url=url, auth=auth, base_url=args.base_url, ready=ready)
+        from .cli import DEFAULT_LESSONS
+
+        serve(port=args.port, host=args.host, url=url, auth=auth, base_url=args.base_url, ready=ready,
+              lessons=args.lessons.expanduser() if args.lessons else DEFAULT_LESSONS)
     except KeyboardInterrupt:
         print("Stopped.", flush=True)
         return 0

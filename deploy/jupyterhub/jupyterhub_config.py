@@ -23,8 +23,8 @@ What it sets up:
 * The idle culler (jupyterhub-idle-culler) stops servers idle for ``TOKENS_EDU_IDLE_TIMEOUT``
   seconds (default 1800), freeing their memory.
 * The teacher dashboard (``tokens-edu teacher``) runs as a Hub service at
-  ``/services/teacher/``, behind the same standalone proxy, open only to the ``teachers``
-  group (``TOKENS_EDU_TEACHERS``), reading answers with a read-only teachers' login.
+  ``/services/teacher/`` with the Hub's login (``tokens_edu.hub_auth``), open only to the
+  ``teachers`` group (``TOKENS_EDU_TEACHERS``), reading answers with a read-only teachers' login.
 
 Settings (environment variables of the Hub process):
 
@@ -132,6 +132,10 @@ c.Spawner.args = [
     "--MappingKernelManager.cull_interval=60",
     "--MappingKernelManager.cull_connected=False",
     "--VoilaExecutor.iopub_timeout=30",
+    # kernels talk to Voila over Unix sockets, not TCP ports: many servers starting kernels at
+    # once picked the same free port (measured: "ZMQError: Address already in use", a page
+    # stuck for 5 minutes), and other users of the machine cannot reach a kernel's sockets
+    "--KernelManager.transport=ipc",
     "--ContentsManager.hide_globs=scenarios",
     "--ContentsManager.hide_globs=__pycache__",
 ]
@@ -184,11 +188,11 @@ c.JupyterHub.services.append({
     "display": True,
     "url": f"http://127.0.0.1:{_dashboard_port}",
     "oauth_no_confirm": True,
-    # The dashboard (issue 13's `tokens-edu teacher`) behind the standalone proxy, which lets
-    # in only Hub users holding access:services!service=teacher (the teachers group above).
-    "command": [str(BIN / "jupyter-standaloneproxy"), "--absolute-url", "--activity-interval=0",
-                "--timeout=90", "--", str(BIN / "tokens-edu"), "teacher", "--port={port}",
-                "--base-url={base_url}/"],
+    # `tokens-edu teacher` sees it was started by the Hub (JUPYTERHUB_SERVICE_NAME, its OAuth
+    # client) and uses the Hub's login instead of its token: only users holding
+    # access:services!service=teacher (the teachers group, above) get in; others get 403.
+    # It listens on the service's url and serves under /services/teacher/.
+    "command": [str(BIN / "tokens-edu"), "teacher"],
     "environment": {
         "TOKENS_EDU_DB_URL": _users_url.set(username=_teacher_role).render_as_string(
             hide_password=False),

@@ -9,8 +9,8 @@ server starts, and the database itself allows that login to read and add only th
 Objects this module keeps in the answers database (all made by :func:`prepare_database`, which
 is safe to run at every Hub start):
 
-* ``answers``: the journal's table (the same columns as ``tokens_edu.journal``), with row-level
-  security on;
+* ``answers``: the journal's table (the same columns as ``tokens_edu.journal``), and ``games``,
+  the saved games' table (as ``tokens_edu.saved_games``), both with row-level security on;
 * ``drafts``: the journal's drafts (text typed but not saved yet, so a reload brings it back),
   each student reading and writing only their own (teachers never see drafts);
 * ``tokens_edu_logins``: which database login belongs to which JupyterHub name (students cannot
@@ -37,7 +37,7 @@ import secrets
 import sqlalchemy as sa
 
 __all__ = ["prepare_database", "student_login", "teacher_login", "role_for", "scram_verifier",
-           "answers_table", "drafts_table", "STUDENTS", "TEACHERS"]
+           "answers_table", "drafts_table", "games_table", "STUDENTS", "TEACHERS"]
 
 STUDENTS = "tokens_edu_students"
 TEACHERS = "tokens_edu_teachers"
@@ -69,6 +69,33 @@ drafts_table = sa.Table(
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("saved_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+
+# The saved games' table, as tokens_edu.saved_games makes it (also checked by the tests).
+games_table = sa.Table(
+    "games",
+    _metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("student", sa.String(200), nullable=False),
+    sa.Column("lesson", sa.String(200), nullable=False),
+    sa.Column("status", sa.String(12), nullable=False),
+    sa.Column("name0", sa.String(200), nullable=False),
+    sa.Column("name1", sa.String(200), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("seats", sa.String(200), nullable=False),
+    sa.Column("undo", sa.String(12), nullable=False),
+    sa.Column("turn", sa.Integer, nullable=False),
+    sa.Column("moves", sa.Integer, nullable=False),
+    sa.Column("tokens0", sa.Integer, nullable=False),
+    sa.Column("tokens1", sa.Integer, nullable=False),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("page", sa.String(64), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+_games_by_student = sa.Index("ix_games_student_lesson", games_table.c.student,
+                             games_table.c.lesson, games_table.c.status, games_table.c.updated_at)
 
 
 def student_name(username: str) -> str:
@@ -141,6 +168,16 @@ def prepare_database(engine: sa.Engine) -> None:
             "DROP POLICY IF EXISTS own_rows ON drafts",
             f"CREATE POLICY own_rows ON drafts FOR ALL TO {STUDENTS} "
             "USING (student = tokens_edu_student()) WITH CHECK (student = tokens_edu_student())",
+            # saved games: a student keeps and updates their own games (never deletes them)
+            "REVOKE ALL ON games FROM PUBLIC",
+            f"GRANT SELECT, INSERT, UPDATE ON games TO {STUDENTS}",
+            f"GRANT SELECT ON games TO {TEACHERS}",
+            "ALTER TABLE games ENABLE ROW LEVEL SECURITY",
+            "DROP POLICY IF EXISTS own_games ON games",
+            f"CREATE POLICY own_games ON games FOR ALL TO {STUDENTS} "
+            "USING (student = tokens_edu_student()) WITH CHECK (student = tokens_edu_student())",
+            "DROP POLICY IF EXISTS teachers_read_games ON games",
+            f"CREATE POLICY teachers_read_games ON games FOR SELECT TO {TEACHERS} USING (true)",
         ):
             conn.execute(sa.text(stmt))
 

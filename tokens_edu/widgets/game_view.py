@@ -211,6 +211,10 @@ class GameView(widgets.VBox):
         lesson: a short title shown above the table (escaped).
         on_play_again: called with the view when "Play again" is pressed; by default the same
             start position is set up again (:meth:`Match.restart`).
+        keep: with a journal and a known student (login, class-roster code or ``?student=``),
+            save each game put on this table on the server after every move, for the teacher's
+            dashboard (see :mod:`tokens_edu.widgets.keep`). NewGamePanel keeps its games itself
+            (and offers to continue them), so it passes False.
 
     Attributes (for tests, teachers and later features):
         match: the :class:`~tokens_edu.match.Match`. game: ``match.game``.
@@ -231,7 +235,8 @@ class GameView(widgets.VBox):
 
     def __init__(self, game, seats: Sequence = ("human", "human"), allow_undo: bool = True,
                  journal=None, lesson: str = "", *, undo: str | None = None, autoplay: bool = True,
-                 delay_ms: int = DEFAULT_DELAY_MS, on_play_again: Callable | None = None):
+                 delay_ms: int = DEFAULT_DELAY_MS, on_play_again: Callable | None = None,
+                 keep: bool = True):
         if isinstance(game, Match):
             match = game
         else:
@@ -268,6 +273,7 @@ class GameView(widgets.VBox):
         self._replay_game = None
         self._shown_log = 0
         self.match: Match = match
+        self._keep_games = bool(keep)
         self._build()
         self._attach(match)
 
@@ -305,6 +311,10 @@ class GameView(widgets.VBox):
         self.match = match
         if self._after_move not in match.on_move:
             match.on_move.append(self._after_move)
+        if self._keep_games and self.journal is not None:
+            from .keep import keep_match
+
+            keep_match(self, match)  # saved after each move, for the teacher; never raises
         self._game_no += 1
         self.paused = False
         self._replay_game = None
@@ -959,7 +969,7 @@ class NewGamePanel(widgets.VBox):
         """Put ``match`` on the table: a new GameView the first time, then the same table."""
         if self.view is None:
             self.view = GameView(match, journal=self.journal, lesson=self.lesson, autoplay=self.autoplay,
-                                 delay_ms=self.delay_ms, on_play_again=self._play_again)
+                                 delay_ms=self.delay_ms, on_play_again=self._play_again, keep=False)
             self.view.scroll_into_view = True
             self.view._refresh()
             self.view._push()

@@ -11,6 +11,11 @@ student may see it, and a one-line summary (turn, Tokens, number of moves).
 Without a student name there is nothing to find a game by, so the game is not kept and the page
 says, as before, that the game lives only in the page.
 
+A :class:`~tokens_edu.widgets.GameView` made directly in a lesson (a scenario puzzle, or each
+puzzle of a ``PuzzlePicker``) keeps its games the same way (:func:`keep_match`), so the teacher
+can replay what each student tried; a puzzle is short, so a reopened page starts it afresh
+instead of offering to continue.
+
 CSS classes: ``tokens-resume`` (the offer), ``tokens-continue`` (Continue your game),
 ``tokens-resume-new`` (New game), ``tokens-keep-note`` (a saving problem, in the panel's note).
 """
@@ -23,7 +28,7 @@ import uuid
 
 import ipywidgets as widgets
 
-__all__ = ["Keeping", "KEPT_NOTE"]
+__all__ = ["Keeping", "KEPT_NOTE", "keep_match"]
 
 log = logging.getLogger(__name__)
 
@@ -200,3 +205,38 @@ class Keeping:
                 log.exception("Keeping games: a click failed")
                 self._problem("Sorry, that did not work. Try again, or start a new game.")
         return wrapped
+
+
+def keep_match(view, match) -> None:
+    """Save ``match``'s game on the server after each move and Undo (a GameView's game).
+
+    Does nothing when the view has no journal or the student is not known, or when this match
+    is already kept (a puzzle shown again keeps its one saved game). Never raises: a lesson
+    plays on when saving is impossible.
+    """
+    if getattr(match, "_tokens_keeper", None) is not None:
+        return
+    journal = getattr(view, "journal", None)
+    if journal is None:
+        return
+    try:
+        student = journal.student
+        if not student:
+            from ..journal import student_from_query
+
+            student = student_from_query()
+        if not student:
+            return
+        from ..saved_games import GameKeeper, GameStore
+
+        store = getattr(view, "_tokens_store", None)
+        if store is None:
+            store = GameStore(getattr(journal, "url", None) or None)
+            view._tokens_store = store
+        page = getattr(view, "_tokens_page", None) or str(uuid.uuid4())
+        view._tokens_page = page
+        lesson = getattr(journal, "lesson", "") or getattr(view, "lesson", "") or ""
+        game_id = store.start(match.game, student, lesson, match.seats, match.undo_policy, page=page)
+        match._tokens_keeper = GameKeeper(store, game_id, page).attach(match)
+    except Exception:  # noqa: BLE001 (never break a lesson for this)
+        log.warning("Keeping games: a game of a GameView cannot be kept", exc_info=True)

@@ -54,3 +54,20 @@ def test_extra_config_is_python_and_puts_no_password_in_a_url():
     assert ":" not in url.split("://", 1)[1].split("@", 1)[0]  # user only, no password
     secret = VALUES["hub"]["extraEnv"]["TOKENS_EDU_DB_PASSWORD"]
     assert "secretKeyRef" in secret["valueFrom"]
+
+
+def test_the_dashboards_hub_login_is_used_only_when_the_hub_started_it(monkeypatch):
+    import pytest
+
+    from tokens_edu.hub_auth import HubTeacherAuth, running_as_hub_service
+
+    for var in ("JUPYTERHUB_SERVICE_NAME", "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_CLIENT_ID"):
+        monkeypatch.delenv(var, raising=False)
+    assert not running_as_hub_service()
+    with pytest.raises(ValueError, match="started by JupyterHub"):
+        HubTeacherAuth()
+    monkeypatch.setenv("JUPYTERHUB_SERVICE_NAME", "teacher")
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "t")
+    assert not running_as_hub_service()  # no OAuth client: not a usable Hub login
+    monkeypatch.setenv("JUPYTERHUB_CLIENT_ID", "service-teacher")
+    assert running_as_hub_service()

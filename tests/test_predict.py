@@ -169,3 +169,27 @@ def test_prediction_texts_read_at_grade_6_or_below(boxes):
                 scored.append((grade(without_card_names(text)), f"{lesson} {where}", text))
     over = report("Prediction questions and answers (card names counted as one word)", scored, PROSE_GRADE)
     assert not over, over
+
+
+# -- the deck checker (lesson 9) --------------------------------------------------------------
+def test_deck_check_says_every_problem_then_ready():
+    from tokens_edu.widgets import DeckCheck
+    from tokens_edu.widgets.deck_check import EXAMPLE_DECK
+
+    box = DeckCheck()
+    assert box.result.value == ""  # nothing said before the check
+    assert not box.check() and "24 cards (at least 25)" in box.result.value
+    box.text_box.value = EXAMPLE_DECK + "3x Sensor\n"
+    assert not box.check()
+    assert "3 copies of Sensor" in box.result.value and "3 colors" in box.result.value
+    box.text_box.value = EXAMPLE_DECK + "Chatbt\n"
+    assert not box.check() and "Did you mean Chatbot?" in box.result.value and box.deck is None
+    box.text_box.value = "   "
+    assert not box.check() and "empty" in box.result.value
+    box.text_box.value = EXAMPLE_DECK + "AI Isn't Magic\n"  # a card of no color fits any deck
+    box.check_button.click()
+    assert "Ready to play!" in box.result.value and "25 cards, green and blue" in box.result.value
+    assert len(box.deck) == 25
+    box.text_box.value = "<b>x</b>"
+    box.check()
+    assert "<b>" not in box.result.value

@@ -204,6 +204,14 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
     gallery.search.value = "zzzz qqqq"
     texts.add(shown(gallery.message.value))
     texts |= set(predict.MESSAGES.values())
+    from tokens_edu.widgets.deck_check import EXAMPLE_DECK, DeckCheck
+
+    deck_box = DeckCheck()
+    for text in (EXAMPLE_DECK, EXAMPLE_DECK + "3x Sensor\n", " ", EXAMPLE_DECK + "AI Isn't Magic\n"):
+        deck_box.text_box.value = text
+        deck_box.check()
+        texts |= {shown(li) for li in re.findall(r"<li>(.*?)</li>", deck_box.result.value)}
+        texts.add(shown(re.search(r"<strong>(.*?)</strong>", deck_box.result.value).group(1)))
     return {t for t in texts if t}
 
 

@@ -18,6 +18,7 @@ _WHERE = {
     "CardTable": ".table",
     "DiscussBox": ".discuss",
     "PredictionBox": ".predict",
+    "DeckCheck": ".deck_check",
     "ReplayView": ".replay_view",
 }
 

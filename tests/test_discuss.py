@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import re
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from tokens_edu import load_cards
 from tokens_edu.journal import Journal
-from tokens_edu.widgets import DiscussBox
+from tokens_edu.widgets import DiscussBox, discuss
 
 
 @pytest.fixture(autouse=True)
@@ -28,12 +30,24 @@ def _classes(w):
     return set(w._dom_classes)
 
 
+_seq = iter(range(1, 10**9))
+
+
+def page_save(box, text: str) -> None:
+    """What the page sends when the student clicks Save: the text exactly as shown."""
+    box.answer.handle({"type": "save", "text": text, "seq": next(_seq)})
+
+
+def page_draft(box, text: str) -> None:
+    """What the page sends a moment after the student stops typing."""
+    box.answer.handle({"type": "draft", "text": text, "seq": next(_seq)})
+
+
 def test_type_and_click_save_stores_a_row(url):
     journal = Journal(url, student="Ana", lesson="01-read-a-card")
     box = DiscussBox(load_cards()["Chatbot"], journal)
     assert box.name_box is None  # the journal knows the name already
-    box.answer_box.value = "It guesses the next word.\nNot magic."
-    box.save_button.click()
+    page_save(box, "It guesses the next word.\nNot magic.")
     df = journal.answers()
     assert len(df) == 1
     row = df.iloc[0]
@@ -41,7 +55,8 @@ def test_type_and_click_save_stores_a_row(url):
     assert (row["student"], row["lesson"], row["card"]) == ("Ana", "01-read-a-card", "Chatbot")
     assert row["prompt"] == load_cards()["Chatbot"].discuss
     assert row["id"] == box.last_saved_id
-    assert "Saved at" in box.status.value
+    assert re.fullmatch(r"Saved at \d\d:\d\d:\d\d\. Well done, Ana!", box.answer.status)
+    assert box.answer.status_kind == "ok" and box.answer.saved_text == row["answer"]
 
 
 def test_a_notebook_may_ask_its_own_question_about_a_card(url):
@@ -49,8 +64,7 @@ def test_a_notebook_may_ask_its_own_question_about_a_card(url):
     question = "Is 46% or 54% a real difference?"
     box = DiscussBox("Predictor", journal, prompt=question)
     assert question in box.question.value and load_cards()["Predictor"].discuss not in box.question.value
-    box.answer_box.value = "Only with many games."
-    box.save_button.click()
+    page_save(box, "Only with many games.")
     row = journal.answers().iloc[0]
     assert (row["card"], row["prompt"], row["answer"]) == ("Predictor", question, "Only with many games.")
     with pytest.raises(ValueError, match="question"):
@@ -60,13 +74,12 @@ def test_a_notebook_may_ask_its_own_question_about_a_card(url):
 def test_reopen_shows_the_saved_answer(url):
     DiscussBox("chatbot", Journal(url, student="Ana", lesson="l1"))
     first = DiscussBox("Chatbot", Journal(url, student="Ana", lesson="l1"))
-    first.answer_box.value = "draft one"
-    first.save_button.click()
-    first.answer_box.value = "better answer"
-    first.save_button.click()
+    page_save(first, "draft one")
+    page_save(first, "better answer")
     again = DiscussBox("Chatbot", Journal(url, student="Ana", lesson="l1"))
     assert again.answer_box.value == "better answer"
-    assert "saved before" in again.status.value
+    assert again.answer.saved_text == "better answer"  # the page shows it as saved
+    assert "saved before" in again.answer.status
     # another student, another lesson or another card starts empty
     assert DiscussBox("Chatbot", Journal(url, student="Bo", lesson="l1")).answer_box.value == ""
     assert DiscussBox("Chatbot", Journal(url, student="Ana", lesson="l2")).answer_box.value == ""
@@ -76,12 +89,10 @@ def test_reopen_shows_the_saved_answer(url):
 def test_clicking_save_twice_on_same_words_stores_one_row(url):
     journal = Journal(url, student="Ana")
     box = DiscussBox("Chatbot", journal)
-    box.answer_box.value = "same words"
-    box.save_button.click()
-    box.save_button.click()
+    page_save(box, "same words")
+    page_save(box, "same words")
     assert len(journal.answers()) == 1
-    box.answer_box.value = "new words"
-    box.save_button.click()
+    page_save(box, "new words")
     assert list(journal.answers()["answer"]) == ["same words", "new words"]
 
 
@@ -90,13 +101,13 @@ def test_name_box_must_be_filled_first(url):
     box = DiscussBox("Chatbot", journal)
     assert box.name_box is not None and not box.name_box.disabled
     assert "tokens-discuss-name" in _classes(box.name_box)
-    box.answer_box.value = "my answer"
-    box.save_button.click()
-    assert "Type your name first" in box.status.value
+    page_save(box, "my answer")
+    assert "Type your name first" in box.answer.status and box.answer.status_kind == "bad"
+    assert box.answer.saved_text == ""  # never "saved"
     assert journal.answers(all_students=True).empty
     assert box.answer_box.value == "my answer"  # nothing lost
     box.name_box.value = "  Cara "
-    box.save_button.click()
+    page_save(box, "my answer")
     assert journal.student == "Cara"
     assert list(journal.answers()["answer"]) == ["my answer"]
 
@@ -115,11 +126,10 @@ def test_typing_a_classmates_name_never_shows_their_answer(url):
     assert box.own_name == ""
     box.name_box.value = "Eli"
     assert box.answer_box.value == ""
-    assert "Eli's private words" not in box.status.value
+    assert "Eli's private words" not in box.answer.status
     # saving under the typed name still works, and does not reveal the older answer
-    box.answer_box.value = "my own words"
-    box.save_button.click()
-    assert "Saved at" in box.status.value
+    page_save(box, "my own words")
+    assert "Saved at" in box.answer.status
     assert box.answer_box.value == "my own words"
     rows = Journal(url, student="Eli").answers()
     assert list(rows["answer"]) == ["Eli's private words", "my own words"]
@@ -131,13 +141,13 @@ def test_typed_name_on_a_page_with_another_identity_shows_nothing(url, monkeypat
     monkeypatch.setenv("QUERY_STRING", "student=Ana")
     box = DiscussBox("Chatbot", Journal(url, lesson="l1"))
     assert box.own_name == "Ana" and box.answer_box.value == "Ana's words"
-    box.answer_box.value = ""
+    box.answer.value = ""
     box.name_box.value = "Eli"  # someone else's name: the box stays empty
     assert box.answer_box.value == ""
     box.name_box.value = " Ana "  # back to the page's own name: its answer returns
     assert box.answer_box.value == "Ana's words"
     other = DiscussBox("Chatbot", Journal(url, lesson="l1"))
-    other.answer_box.value = "typed first"
+    other.answer.value = "typed first"
     other.name_box.value = "Ana"
     assert other.answer_box.value == "typed first"  # never overwrites what was typed
 
@@ -154,38 +164,84 @@ def test_name_box_says_the_name_is_not_a_password(url, monkeypatch):
     assert DiscussBox("Chatbot", Journal(url)).name_note is None  # a real login
 
 
-def test_too_long_answer_is_counted_refused_and_kept(url):
+def test_too_long_answer_is_refused_and_kept(url):
     from tokens_edu.journal import MAX_ANSWER
 
     journal = Journal(url, student="Ana")
     box = DiscussBox("Chatbot", journal)
-    assert "tokens-discuss-count" in _classes(box.counter)
-    box.answer_box.value = "short answer"
-    assert box.counter.value == ""
-    box.answer_box.value = "a" * 4500
-    assert "4,500 of 5,000 characters" in box.counter.value
+    assert box.answer.max_length == MAX_ANSWER == 5000 and box.answer.count_from == 4000
     long_text = "b" * (MAX_ANSWER + 1)
-    box.answer_box.value = long_text
-    assert "Too long" in box.counter.value and "5,001" in box.counter.value
-    box.save_button.click()
-    assert "too long to save" in box.status.value and "5,000" in box.status.value
+    page_save(box, long_text)
+    assert "too long to save" in box.answer.status and "5,000" in box.answer.status
     assert journal.answers().empty
     assert box.answer_box.value == long_text  # nothing lost
     exact = "c" * MAX_ANSWER  # the limit itself is fine, and saved exactly as typed
-    box.answer_box.value = exact
-    assert "Too long" not in box.counter.value
-    box.save_button.click()
+    page_save(box, exact)
     assert list(journal.answers()["answer"]) == [exact]
 
 
-def test_answer_typed_and_saved_at_once_is_saved_as_typed(url):
+def test_answer_saved_in_the_instant_it_arrives_is_saved_as_shown(url):
+    """The Save message carries the text as shown; an older draft arriving late changes nothing."""
     journal = Journal(url, student="Ana")
     box = DiscussBox("Chatbot", journal)
-    assert box.answer_box.continuous_update  # every keystroke reaches the kernel, in order
-    for text in ("I", "I th", "I think it guesses."):
-        box.answer_box.value = text
-    box.save_button.click()
+    box.answer.handle({"type": "draft", "text": "I", "seq": 1})
+    box.answer.handle({"type": "save", "text": "I think it guesses.", "seq": 3})
+    box.answer.handle({"type": "draft", "text": "I th", "seq": 2})  # overtaken: ignored
     assert list(journal.answers()["answer"]) == ["I think it guesses."]
+    assert journal.draft_for("Chatbot") is None and box.answer.value == "I think it guesses."
+    assert box.answer.ack == 3 and box.answer.saved_text == "I think it guesses."
+
+
+def test_draft_is_kept_comes_back_after_a_reload_and_is_never_an_answer(url):
+    journal = Journal(url, student="Ana", lesson="l1")
+    box = DiscussBox("Chatbot", journal)
+    page_draft(box, "half a thought")
+    assert box.answer.draft_text == "half a thought" and re.fullmatch(r"\d\d:\d\d:\d\d", box.answer.draft_at)
+    assert journal.answers(all_students=True).empty  # the teacher sees no draft
+    reloaded = DiscussBox("Chatbot", Journal(url, student="Ana", lesson="l1"))
+    assert reloaded.answer.value == "half a thought"
+    assert reloaded.answer.saved_text == ""  # shown as not saved yet
+    assert "draft" in reloaded.answer.status and "not saved yet" in reloaded.answer.status
+    page_save(reloaded, "a whole thought")
+    again = DiscussBox("Chatbot", Journal(url, student="Ana", lesson="l1"))
+    assert again.answer.value == "a whole thought" and "saved before" in again.answer.status
+
+
+def test_a_draft_newer_than_the_saved_answer_comes_back(url):
+    journal = Journal(url, student="Ana", lesson="l1")
+    box = DiscussBox("Chatbot", journal)
+    page_save(box, "first answer")
+    page_draft(box, "first answer, and more")
+    again = DiscussBox("Chatbot", Journal(url, student="Ana", lesson="l1"))
+    assert again.answer.value == "first answer, and more"
+    assert again.answer.saved_text == "first answer"
+
+
+def test_a_classmates_draft_never_comes_back_under_a_typed_name(url):
+    Journal(url, student="Eli", lesson="l1").save_draft("Chatbot", "Eli's draft")
+    box = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    box.name_box.value = "Eli"
+    assert box.answer.value == ""
+
+
+def test_roster_login_brings_back_the_students_work(url):
+    """journal.identify (a class roster login) makes the name the page's own."""
+    Journal(url, student="Ana", lesson="l1").save("Chatbot", "Ana's words")
+    journal = Journal(url, lesson="l1")
+    box = DiscussBox("Chatbot", journal)
+    assert box.answer.value == ""
+    journal.identify("Ana")
+    assert box.name_box.value == "Ana" and box.answer.value == "Ana's words"
+
+
+def test_ping_is_answered(url, monkeypatch):
+    box = DiscussBox("Chatbot", Journal(url, student="Ana"))
+    sent = []
+    monkeypatch.setattr(box.answer, "send", sent.append)
+    box.answer.handle({"type": "ping", "n": 7})
+    assert sent == [{"type": "pong", "n": 7}]
+    box.answer.handle("garbage")  # never raises
+    box.answer.handle({"type": "save", "text": 5})
 
 
 def test_hub_login_name_box_is_locked(url, monkeypatch):
@@ -195,71 +251,89 @@ def test_hub_login_name_box_is_locked(url, monkeypatch):
     box = DiscussBox("Chatbot", journal)
     assert box.name_box.disabled and box.name_box.value == "fay"
     box.name_box.value = "mallory"  # even if the value were changed, the login is used
-    box.answer_box.value = "hi"
-    box.save_button.click()
+    page_save(box, "hi")
     assert set(journal.answers(all_students=True)["student"]) == {"fay"}
 
 
 def test_empty_answer_shows_a_plain_message(url):
     journal = Journal(url, student="Ana")
     box = DiscussBox("Chatbot", journal)
-    box.answer_box.value = "   "
-    box.save_button.click()
-    assert "Your answer is empty" in box.status.value
+    page_save(box, "   ")
+    assert "Your answer is empty" in box.answer.status
     assert journal.answers().empty
 
 
-def test_failing_save_shows_a_friendly_status_and_keeps_the_words(url, monkeypatch, caplog):
+def test_failing_save_shows_plain_words_and_keeps_the_words(url, monkeypatch, caplog):
+    import sqlite3
+
     journal = Journal(url, student="Ana")
     box = DiscussBox("Chatbot", journal)
-    box.answer_box.value = "precious words"
 
     def broken(*a, **k):
-        raise sa.exc.OperationalError("INSERT", {}, Exception("disk I/O error"))
+        raise sa.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("database is locked"))
 
-    with monkeypatch.context() as m, caplog.at_level(logging.ERROR):
+    with monkeypatch.context() as m, caplog.at_level(logging.WARNING):
         m.setattr(journal._engine, "begin", broken)
-        box.save_button.click()  # must not raise
-    assert "could not be saved" in box.status.value
-    assert box.answer_box.value == "precious words"
-    assert any("Saving answer" in r.getMessage() for r in caplog.records)
+        page_save(box, "precious words")  # must not raise
+    assert box.answer.status == ("Your answer couldn't be saved just now. It is still in the "
+                                 "box: try Save again.")
+    assert "Error" not in box.answer.status and box.answer.saved_text == ""
+    assert box.answer.value == "precious words"
+    assert any("Saving an answer failed" in r.getMessage() for r in caplog.records)
     failed_id = box._attempt[1]
-    box.save_button.click()  # the retry works and reuses the id
+    page_save(box, "precious words")  # the retry works and reuses the id
     assert list(journal.answers()["id"]) == [failed_id]
+    assert "Saved at" in box.answer.status
+
+
+def test_unusable_store_is_told_at_once_and_the_box_still_works(tmp_path):
+    (tmp_path / "adir").mkdir()
+    journal = Journal(f"sqlite:///{tmp_path / 'adir'}", student="Ana")
+    box = DiscussBox("Chatbot", journal)  # the lesson still builds its box
+    assert "can't be saved right now" in box.answer.status
+    page_draft(box, "words")
+    page_save(box, "words")
+    assert "can't be saved right now" in box.answer.status and box.answer.saved_text == ""
+    assert box.answer.value == "words"
 
 
 def test_unexpected_error_in_callback_is_caught(url, monkeypatch, caplog):
     journal = Journal(url, student="Ana")
     box = DiscussBox("Chatbot", journal)
-    box.answer_box.value = "words"
     monkeypatch.setattr(journal, "save", lambda *a, **k: 1 / 0)
     with caplog.at_level(logging.ERROR):
-        box.save_button.click()
-    assert "Sorry, I could not save your answer" in box.status.value
+        page_save(box, "words")
+    assert "Sorry, I could not save your answer" in box.answer.status
     assert any(r.exc_info and r.exc_info[0] is ZeroDivisionError for r in caplog.records)
 
 
-def test_typed_text_is_shown_escaped(url):
+def test_typed_text_is_sent_as_plain_text(url):
+    """The status line is plain text (the page shows it with textContent, never as HTML)."""
     journal = Journal(url)
     box = DiscussBox("Chatbot", journal)
-    box.name_box.value = "<img src=x onerror=alert(1)>" + "x" * 80  # too long: an error line
-    box.answer_box.value = "ok"
-    box.save_button.click()
-    assert "<img" not in box.status.value and "&lt;img" not in box.status.value
-    assert "too long" in box.status.value
     box.name_box.value = "<b>Bo</b>"
-    box.save_button.click()
-    assert "&lt;b&gt;Bo&lt;/b&gt;" in box.status.value
-    assert "<b>Bo</b>" not in box.status.value
+    page_save(box, "ok")
+    assert box.answer.status.endswith("Well done, <b>Bo</b>!")
     assert journal.answers().iloc[0]["student"] == "<b>Bo</b>"  # stored as typed
+    js = (Path(discuss.__file__).parent / "static" / "discuss.js").read_text()
+    assert "innerHTML" not in js  # every text goes in as textContent
+
+
+def test_name_with_hidden_characters_is_cleaned(url):
+    journal = Journal(url)
+    box = DiscussBox("Chatbot", journal)
+    box.name_box.value = "\u202eB\x00ob\x1b"
+    page_save(box, "ok")
+    assert journal.student == "Bob"
 
 
 def test_css_classes_and_question(url):
     box = DiscussBox("Chatbot", Journal(url, student="Ana"))
     assert "tokens-discuss" in _classes(box)
-    assert "tokens-discuss-answer" in _classes(box.answer_box)
-    assert "tokens-discuss-save" in _classes(box.save_button)
-    assert "tokens-discuss-status" in _classes(box.status)
+    js = (Path(discuss.__file__).parent / "static" / "discuss.js").read_text()
+    for cls in ("tokens-discuss-answer", "tokens-discuss-save", "tokens-discuss-status",
+                "tokens-discuss-count", "tokens-discuss-note", "tokens-lost-contact"):
+        assert cls in js
     card = load_cards()["Chatbot"]
     assert card.name in box.card_view.value
     assert "Discuss:" in box.question.value

@@ -49,6 +49,31 @@ def test_the_hub_makes_the_same_table_as_the_journal():
         str(CreateTable(journal_mod.answers_table).compile(dialect=d))
     assert str(CreateIndex(hubdb._by_student).compile(dialect=d)) == \
         str(CreateIndex(journal_mod._by_student).compile(dialect=d))
+    assert str(CreateTable(hubdb.drafts_table).compile(dialect=d)) == \
+        str(CreateTable(journal_mod.drafts_table).compile(dialect=d))
+
+
+def test_each_student_keeps_only_their_own_drafts(school, monkeypatch):
+    postgres, db, admin = school
+    ana_role, ana_pw = hubdb.student_login(admin, "ana")
+    monkeypatch.setenv("JUPYTERHUB_USER", "ana")
+    monkeypatch.setenv("TOKENS_EDU_DB_PASSWORD", ana_pw)
+    ana = Journal(postgres.url(db, user=ana_role), lesson="l1")
+    assert ana.save_draft("Chatbot", "half a thought")
+    assert ana.save_draft("Chatbot", "half a thought, longer")  # replaced (an upsert)
+    assert ana.draft_for("Chatbot").text == "half a thought, longer"
+    ana.save("Chatbot", "a whole thought")
+    assert ana.draft_for("Chatbot") is None  # saving removed it
+    ana.save_draft("Chatbot", "next")
+    eng = _as(postgres, db, ana_role, ana_pw)
+    with pytest.raises(sa.exc.ProgrammingError, match="row-level security"):
+        with eng.begin() as conn:
+            conn.execute(hubdb.drafts_table.insert().values(
+                student="bo", lesson="l1", card="Chatbot", text="forged", saved_at=sa.func.now()))
+    teacher_role, teacher_pw = hubdb.teacher_login(admin)
+    with pytest.raises(sa.exc.ProgrammingError):  # drafts are not for the teacher's eyes
+        with _as(postgres, db, teacher_role, teacher_pw).connect() as conn:
+            conn.execute(sa.text("SELECT * FROM drafts"))
 
 
 def test_the_hub_makes_the_same_games_table_as_the_saved_games():
@@ -149,7 +174,7 @@ def test_teachers_login_reads_everyone_and_writes_nothing(school, monkeypatch):
     monkeypatch.setenv("TOKENS_EDU_DB_PASSWORD", pw)
     teacher = Journal(postgres.url(db, user=role), student="teacher")
     assert sorted(teacher.answers(all_students=True)["student"]) == ["ana", "bo"]
-    with pytest.raises(ValueError, match="could not be saved"):
+    with pytest.raises(ValueError, match="can.t be saved right now"):
         teacher.save("Chatbot", "a teacher cannot write answers")
 
 

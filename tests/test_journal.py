@@ -14,8 +14,11 @@ from sqlalchemy.dialects import postgresql
 
 from tokens_edu import load_cards
 from tokens_edu.journal import (
+    CANNOT_SAVE,
     COLUMNS,
+    SAVE_FAILED,
     Journal,
+    JournalUnavailable,
     _insert_or_ignore,
     default_url,
     student_from_query,
@@ -172,16 +175,58 @@ def test_export_csv_writes_the_rows(tmp_path):
     url = _url(tmp_path)
     ana = Journal(url, student="Ana", lesson="l1")
     ana.save("Chatbot", 'She said "hi", then\nleft')
-    ana.save("Neural Network", "=1+1")
+    ana.save("Neural Network", "It learns from examples.")
     Journal(url, student="Bo").save("Chatbot", "Bo")
     out = tmp_path / "answers.csv"
     assert ana.export_csv(out) == 2
+    assert out.read_bytes().startswith(b"\xef\xbb\xbf")  # a BOM: Excel reads UTF-8 right
     back = pd.read_csv(out, keep_default_na=False)
     assert list(back.columns) == COLUMNS
-    assert list(back["answer"]) == ['She said "hi", then\nleft', "=1+1"]
+    assert list(back["answer"]) == ['She said "hi", then\nleft', "It learns from examples."]
     assert set(back["student"]) == {"Ana"}
+    assert back["saved_at"].str.endswith("+00:00").all()  # UTC, said so
     assert ana.export_csv(out, all_students=True) == 3
     assert len(pd.read_csv(out)) == 3
+    assert ana.export_csv(out, all_students=True, students=["Bo"]) == 1
+    assert ana.export_csv(out, all_students=True, lessons=["l1"]) == 2
+    assert ana.export_csv(out, all_students=True, lessons=["l1"], students=["Bo"]) == 0
+
+
+RISKY = ["=HYPERLINK(\"http://x.example\",\"click\")", "+1+1", "-2+3", "@SUM(A1)", "\t=1",
+         "\r=1", "\uff1d1+1"]
+
+
+def test_export_writes_formulas_as_text(tmp_path):
+    """A spreadsheet never runs a student's answer (or name) as a formula (issue 9 item 9)."""
+    url = _url(tmp_path)
+    j = Journal(url, student="=cmd|' /C calc'!A0", lesson="l1")
+    for text in RISKY:
+        j.save("Chatbot", text)
+    j.save("Chatbot", "plain words; = in the middle is fine")
+    out = tmp_path / "answers.csv"
+    assert j.export_csv(out, all_students=True) == len(RISKY) + 1
+    back = pd.read_csv(out, keep_default_na=False, dtype=str)
+    assert list(back["answer"]) == ["'" + t for t in RISKY] + ["plain words; = in the middle is fine"]
+    assert set(back["student"]) == {"'=cmd|' /C calc'!A0"}
+    # no cell of the file starts with a formula character
+    import csv as csvmod
+
+    with open(out, encoding="utf-8-sig", newline="") as f:
+        cells = [c for row in csvmod.reader(f) for c in row]
+    assert not [c for c in cells if c[:1] in "=+-@\t\r\uff1d"]
+
+
+def test_write_csv_takes_dicts_or_a_frame_and_names_the_file_it_cannot_write(tmp_path):
+    from tokens_edu.journal import spreadsheet_safe, write_csv
+
+    rows = [{"name": "-Ana", "score": 3}, {"name": "Bo", "score": -1}]
+    out = tmp_path / "t.csv"
+    assert write_csv(rows, out) == 2
+    assert out.read_text(encoding="utf-8-sig").splitlines() == ["name,score", "'-Ana,3", "Bo,-1"]
+    assert write_csv(pd.DataFrame(rows), out) == 2
+    assert spreadsheet_safe(-1) == -1 and spreadsheet_safe("") == "" and spreadsheet_safe("a") == "a"
+    with pytest.raises(ValueError, match="Cannot write .*no"):
+        write_csv(rows, tmp_path / "no" / "t.csv")
 
 
 def test_export_to_a_missing_folder_is_a_plain_error(tmp_path):
@@ -272,10 +317,16 @@ def test_student_from_query_reads_the_environment(monkeypatch):
     assert student_from_query() == "cara"
 
 
-def test_unopenable_database_is_a_plain_error(tmp_path):
+def test_unopenable_database_never_stops_a_lesson_and_saving_says_so(tmp_path):
     (tmp_path / "adir").mkdir()
-    with pytest.raises(ValueError, match="cannot be opened"):
-        Journal(f"sqlite:///{tmp_path / 'adir'}")
+    j = Journal(f"sqlite:///{tmp_path / 'adir'}", student="Ana")  # a lesson's first cell: no error
+    assert j.problem and not j.available
+    with pytest.raises(JournalUnavailable) as e:
+        j.save("Chatbot", "my words")
+    assert str(e.value) == CANNOT_SAVE
+    assert "Error" not in str(e.value)  # plain words, never an exception's name
+    with pytest.raises(JournalUnavailable, match="cannot be read"):
+        Journal(f"sqlite:///{tmp_path / 'adir'}", read_only=True)
 
 
 def test_preheated_kernel_asks_voila_once_for_the_query(monkeypatch):
@@ -359,3 +410,137 @@ def test_broken_character_is_refused_in_plain_words(tmp_path):
     with pytest.raises(ValueError, match="broken character"):
         j.student = "B\udc00o"
     assert j.answers(all_students=True).empty and j.student == "Ana"
+
+
+def test_drafts_are_kept_replaced_and_removed_by_saving(tmp_path):
+    url = _url(tmp_path)
+    j = Journal(url, student="Ana", lesson="l1")
+    assert j.draft_for("Chatbot") is None
+    j.save_draft("Chatbot", "I think")
+    j.save_draft("chatbot", "I think it guesses")  # one draft per card: replaced
+    draft = j.draft_for("Chatbot")
+    assert draft.text == "I think it guesses"
+    assert abs(pd.Timestamp.now(tz="UTC") - pd.Timestamp(draft.saved_at)) < pd.Timedelta(minutes=5)
+    # another student, lesson or card has no draft; a new Journal (a reload) finds it
+    assert Journal(url, student="Bo", lesson="l1").draft_for("Chatbot") is None
+    assert Journal(url, student="Ana", lesson="l2").draft_for("Chatbot") is None
+    assert Journal(url, student="Ana", lesson="l1").draft_for("Chatbot").text == "I think it guesses"
+    # a draft is not an answer: answers, the teacher's table and the export never show it
+    assert j.answers(all_students=True).empty
+    assert j.export_csv(tmp_path / "a.csv", all_students=True) == 0
+    j.save("Chatbot", "It guesses the next word.")
+    assert j.draft_for("Chatbot") is None  # saving removes the draft
+    j.save_draft("Chatbot", "more")
+    j.save_draft("Chatbot", "   ")  # emptied box: no draft
+    assert j.draft_for("Chatbot") is None
+    with pytest.raises(ValueError, match="Type your name first"):
+        Journal(url).save_draft("Chatbot", "x")
+
+
+def test_draft_over_the_limit_is_kept_cut(tmp_path):
+    from tokens_edu.journal import MAX_ANSWER
+
+    j = Journal(_url(tmp_path), student="Ana")
+    j.save_draft("Chatbot", "x" * (MAX_ANSWER + 10))
+    assert j.draft_for("Chatbot").text == "x" * MAX_ANSWER
+
+
+def test_read_only_database_keeps_lessons_working(tmp_path):
+    """SQLite opened read-only (as in a read-only folder): the journal opens, saving says so."""
+    Journal(_url(tmp_path), student="Ana", lesson="l1").save("Chatbot", "from before")
+    ro = f"sqlite:///file:{tmp_path / 'journal.sqlite'}?mode=ro&uri=true"
+    j = Journal(ro, student="Ana", lesson="l1")  # no exception: the lesson's first cell runs
+    assert j.answer_for("Chatbot") == "from before"  # reading still works
+    with pytest.raises(JournalUnavailable) as e:
+        j.save("Chatbot", "new words")
+    assert str(e.value) == CANNOT_SAVE and "can't be saved right now" in CANNOT_SAVE
+    assert "readonly" in j.problem.replace("-", "").replace(" ", "")
+    with pytest.raises(JournalUnavailable):
+        j.save_draft("Chatbot", "a draft")
+    assert Journal(_url(tmp_path), student="Ana", lesson="l1").answer_for("Chatbot") == "from before"
+
+
+def test_store_that_fails_every_write_says_cannot_save_then_recovers(tmp_path, monkeypatch):
+    """A full or read-only store (as SQLite reports it): plain words, then saving works again."""
+    import sqlalchemy as sa
+
+    j = Journal(_url(tmp_path), student="Ana", lesson="l1")
+    real_begin = j._engine.begin
+
+    def full(*a, **k):
+        raise sa.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("database or disk is full"))
+
+    monkeypatch.setattr(j._engine, "begin", full)
+    for attempt in range(2):
+        with pytest.raises(JournalUnavailable) as e:
+            j.save("Chatbot", "my words")
+        assert str(e.value) == CANNOT_SAVE
+    assert j.problem and "disk is full" in j.problem
+    with pytest.raises(JournalUnavailable):
+        j.save_draft("Chatbot", "a draft")
+    monkeypatch.setattr(j._engine, "begin", real_begin)  # space was freed
+    j.save("Chatbot", "my words")
+    assert j.problem is None and j.answer_for("Chatbot") == "my words"
+
+
+def test_one_off_database_error_says_try_again(tmp_path, monkeypatch):
+    import sqlalchemy as sa
+
+    j = Journal(_url(tmp_path), student="Ana")
+
+    def locked(*a, **k):
+        raise sa.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(j._engine, "begin", locked)
+    with pytest.raises(JournalUnavailable) as e:
+        j.save("Chatbot", "words")
+    assert str(e.value) == SAVE_FAILED == ("Your answer couldn't be saved just now. It is still "
+                                           "in the box: try Save again.")
+    assert j.problem is None  # a one-off: the store is not marked broken
+
+
+def test_names_are_cleaned_wherever_they_come_from(tmp_path):
+    url = _url(tmp_path)
+    j = Journal(url, student="\u202eboB\x00", lesson="l1")
+    assert j.student == "boB"
+    j.student = "  Ana\x1b[31m  Li "
+    assert j.student == "Ana[31m Li"
+    assert student_from_query("student=%E2%80%AEB%00ob%1B") == "Bob"
+    assert student_from_query("student=" + "a" * 100) == "a" * 60
+    j.save("Chatbot", "x")
+    assert list(j.answers(all_students=True, students=["Ana\u200b[31m Li"])["student"]) == ["Ana[31m Li"]
+
+
+def test_identify_tells_listeners_but_a_typed_name_does_not(tmp_path):
+    j = Journal(_url(tmp_path))
+    heard = []
+    j.on_identify(heard.append)
+    j.student = "Eli"  # typed in a name box: not proof of who is at the page
+    assert heard == [] and j.student == "Eli"
+    j.identify(" Ana\u200b ")  # a roster login
+    assert heard == ["Ana"] and j.student == "Ana"
+
+
+def test_answers_since_for_a_live_view(tmp_path):
+    j = Journal(_url(tmp_path), student="Ana")
+    j.save("Chatbot", "one")
+    t = j.answers()["saved_at"].iloc[-1].to_pydatetime()
+    j.save("Chatbot", "two")
+    assert list(j.answers(all_students=True, since=t)["answer"]) == ["two"]
+
+
+def test_other_tables_can_join_the_journal(tmp_path):
+    """The teacher's tools add tables to the journal's metadata; Journal makes them."""
+    import sqlalchemy as sa
+
+    from tokens_edu import journal as jmod
+
+    extra = sa.Table("test_extra_table", jmod.metadata, sa.Column("k", sa.String(10), primary_key=True))
+    try:
+        j = Journal(_url(tmp_path))
+        with j.engine.begin() as conn:
+            conn.execute(extra.insert().values(k="x"))
+        with j.engine.connect() as conn:
+            assert conn.execute(sa.select(extra.c.k)).scalar() == "x"
+    finally:
+        jmod.metadata.remove(extra)

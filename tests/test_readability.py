@@ -183,16 +183,23 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
     monkeypatch.delenv("TOKENS_EDU_DB_URL", raising=False)
     monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
     monkeypatch.delenv("QUERY_STRING", raising=False)
-    texts = {discuss.NAME_NOTE, too_long_message(6000)}
+    from tokens_edu import journal as journal_mod
+
+    texts = {discuss.NAME_NOTE, too_long_message(6000), journal_mod.SAVE_FAILED,
+             journal_mod.CANNOT_SAVE}
+    # what the page itself says (discuss.js): lost contact, drafts, not saved
+    js = (Path(discuss.__file__).parent / "static" / "discuss.js").read_text()
+    texts |= set(re.findall(r"\"([A-Z][^\"${}\n]{20,})\"", js))
     box = DiscussBox("Chatbot", Journal(lesson="readability"))
-    box.save_button.click()  # no name yet
-    texts.add(shown(box.status.value))
+
+    def save(text: str) -> str:  # what the page sends when Save is clicked
+        box.answer.handle({"type": "save", "text": text, "seq": len(texts) + 1})
+        return box.answer.status
+
+    texts.add(shown(save("I think so.")))  # no name yet
     box.name_box.value = "Ana"
-    box.save_button.click()  # no answer yet
-    texts.add(shown(box.status.value))
-    box.answer_box.value = "I think so."
-    box.save_button.click()
-    texts.add(shown(box.status.value))
+    texts.add(shown(save("   ")))  # no answer yet
+    texts.add(shown(save("I think so.")))
     gallery = CardGallery()
     gallery.search.value = "zzzz qqqq"
     texts.add(shown(gallery.message.value))

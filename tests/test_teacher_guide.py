@@ -79,7 +79,7 @@ def test_start_page_links_the_guide_and_the_guide_page_shows_it(monkeypatch):
 
     monkeypatch.setenv("QUERY_STRING", "student=Ana")
     monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
-    html = run_notebook(START_PAGE)[-1].data
+    html = run_notebook(START_PAGE)[-1].value  # an ipywidgets HTML (links open in the same tab)
     assert 'href="teacher-guide.ipynb?student=Ana"' in html
     shown = run_notebook(LESSONS / "teacher-guide.ipynb")[-1]
     assert shown.data == GUIDE

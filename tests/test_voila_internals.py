@@ -1,8 +1,9 @@
 """Voila's insides that ``tokens-edu serve`` adjusts are still as they were when it was tested.
 
-``tokens_edu.cli.ready_first_pool`` subclasses the preheating kernel manager that Voila 0.5 makes
-in ``voila.voila_kernel_manager.voila_kernel_manager_factory`` and replaces the module's
-``wait_before``. Voila 0.5.x releases have changed those insides (0.5.8 changed the factory), so
+``tokens_edu.voila_server`` subclasses the preheating kernel manager that Voila 0.5 makes
+in ``voila.voila_kernel_manager.voila_kernel_manager_factory``, replaces the module's
+``wait_before`` and ``NotebookRenderer``, and swaps a few handler classes (its module docs list
+each change and the Voila bug behind it). Voila 0.5.x releases have changed those insides (0.5.8 changed the factory), so
 pyproject.toml pins the tested range (0.5.8 to 0.5.13). If a new Voila is installed anyway, this
 test says in plain words what moved, instead of the warm-kernel pool failing quietly in class.
 """
@@ -13,9 +14,10 @@ import inspect
 
 import pytest
 
-ADVICE = ("tokens-edu serve adjusts Voila's warm-kernel pool (tokens_edu/cli.py, "
-          "ready_first_pool). Use the Voila range pinned in pyproject.toml (0.5.8 to 0.5.13), "
-          "or check ready_first_pool against this Voila and then widen the pin.")
+ADVICE = ("tokens-edu serve adjusts Voila's warm-kernel pool and some of its handlers "
+          "(tokens_edu/voila_server.py). Use the Voila range pinned in pyproject.toml (0.5.8 "
+          "to 0.5.13), or check voila_server.py against this Voila and then widen the pin "
+          "(drop the changes this Voila makes unneeded).")
 
 
 def _problem(what: str) -> None:
@@ -106,3 +108,50 @@ def test_installed_voila_is_in_the_pinned_range():
     version = Version(voila.__version__)
     if not Version("0.5.8") <= version < Version("0.5.14"):
         _problem("this Voila is outside the tested range")
+
+
+def test_the_parts_voila_server_swaps_are_where_it_expects_them():
+    """Each class or function voila_server.py subclasses or replaces, with the methods it
+    overrides (a renamed method would silently switch a fix off)."""
+    import voila.app
+    import voila.handler
+    import voila.voila_kernel_manager as vkm
+    from voila.request_info_handler import RequestInfoSocketHandler
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+    from voila.static_file_handler import TemplateStaticFileHandler
+    from voila.tornado.contentshandler import VoilaContentsHandler
+    from voila.tornado.handler import TornadoVoilaHandler
+    from voila.tornado.treehandler import TornadoVoilaTreeHandler
+
+    expected = [
+        (TornadoVoilaHandler, "get", ["self", "path"]),
+        (TornadoVoilaHandler, "should_use_rendered_notebook",
+         ["self", "notebook_data", "pool_size", "template_name", "theme", "request_args"]),
+        (RequestInfoSocketHandler, "open", ["self", "kernel_id"]),
+        (RequestInfoSocketHandler, "on_close", ["self"]),
+        (VoilaShutdownKernelHandler, "post", ["self", "kernel_id"]),
+        (TemplateStaticFileHandler, "parse_url_path", ["self", "path"]),
+        (TornadoVoilaTreeHandler, "get", ["self", "path"]),
+        (VoilaContentsHandler, "get", ["self", "path"]),
+        (voila.handler.NotebookRenderer, "generate_content_generator",
+         ["self", "kernel_id", "kernel_future"]),
+        (voila.app.Voila, "init_handlers", ["self"]),
+        (voila.app.Voila, "init_settings", ["self"]),
+        (voila.app.Voila, "listen", ["self"]),
+    ]
+    for cls, name, params in expected:
+        fn = getattr(cls, name, None)
+        if fn is None or _params(fn) != params:
+            _problem(f"{cls.__name__}.{name} is gone or changed "
+                     f"({_params(fn) if fn else 'missing'}, not {params})")
+    for attr in ("_waiters", "_cache"):
+        if not isinstance(getattr(RequestInfoSocketHandler, attr, None), dict):
+            _problem(f"RequestInfoSocketHandler.{attr} is no longer a class-level table")
+    if vkm.NotebookRenderer is not voila.handler.NotebookRenderer:
+        _problem("the page handler and the warm pool no longer use one NotebookRenderer")
+    if "connection_dir_root" not in voila.app.Voila.class_traits():
+        _problem("Voila has no connection_dir_root setting")
+    beacon = "voila/api/shutdown/"
+    source = inspect.getsource(voila.app)
+    if beacon.rstrip("/") not in source:
+        _problem("the page's shutdown call (/voila/api/shutdown/<kernel>) is gone")

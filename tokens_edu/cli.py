@@ -1,27 +1,35 @@
 """The ``tokens-edu`` command.
 
 ``tokens-edu serve`` starts the lessons for a class: Voila serves the ``lessons/`` folder at
-http://127.0.0.1:8866/ with a pool of warm ("preheated") kernels, so thirty students opening a
-page at once wait a moment instead of half a minute, and an idle-kernel culler, so pages that
-were closed (or fetched by a script) give their memory back.
+http://127.0.0.1:8866/. What it adds to a plain ``voila`` (the Voila side is in
+:mod:`tokens_edu.voila_server`, which lists each change and the Voila bug it works around):
 
-How the pool is used (a small change to Voila 0.5's preheat pool, see :func:`ready_first_pool`):
-Voila keeps ``pool_size`` entries per lesson, and a page takes the *first* one and waits for it
-even when that entry is a replacement still sleeping its ``fill_delay``. So once the warm
-kernels were taken, every further page waited the whole refill delay (30 s here) plus a kernel
-start. ``serve`` makes a page take a kernel that is ready, and when none is ready, start its own
-kernel at once (Voila's normal path) instead of waiting for a sleeping one.
+* **Warm kernels sized from memory.** Each lesson keeps warm ("preheated") kernels that have
+  already run the lesson, so a class opening a page at once waits about a second instead of half
+  a minute. Without options every lesson gets up to :data:`CLASS_SIZE` of them when this
+  computer's free memory allows (see :func:`plan_capacity`); they start one every
+  :data:`START_STEP` seconds, the lessons taking turns, so each lesson soon has a few.
+  ``--preheat-only LESSON`` warms only today's lesson (ready in a minute and a half).
+* **A cap instead of running out of memory.** At most ``--max-students`` pages hold a kernel at
+  once (default: what the free memory holds); past it a page says "The class is full right now:
+  wait a minute and reload". Warm kernels of other lessons give way to students first.
+* **Pages give their kernel back.** Closing or reloading a page stops its kernel within
+  seconds; a page no browser opened (a script, a closed laptop) after 90 s; an idle kernel of a
+  closed page after ``--cull-idle-timeout``.
+* **A calm console.** One line says how many students the computer can hold; then a status
+  line when something changes, at most once a minute, and one short line per bad request.
+* **The answers folder is watched.** If it is read-only or full, the console says so once with
+  its path; lessons still open and play, and saving tells students plainly.
 
-Warm kernels also start one at a time, :data:`START_STEP` seconds apart, both when the server
-starts (taking turns between the lessons) and when the pool refills (``fill_delay`` after a page
-took one). Voila starts them all at the same moment: measured on 2 cores, a page opened while
-60 warm kernels were starting took 68 s; started one by one, the CPU has room for the pages.
+``tokens-edu export answers.csv`` writes the saved Discuss answers as a CSV file that a
+spreadsheet opens safely (see :func:`tokens_edu.journal.write_csv`).
 
 Examples::
 
-    tokens-edu serve                         # the project's lessons/, port 8866, 4 warm kernels per page
-    tokens-edu serve --pool-size 30 --preheat-only 03-task-and-audit
+    tokens-edu serve                         # the project's lessons/, port 8866, sized from memory
+    tokens-edu serve --preheat-only 03-task-and-audit
     tokens-edu serve --lessons my-lessons --port 9000 --data-dir /srv/answers
+    tokens-edu export answers.csv --lesson 03-task-and-audit --data-dir /srv/answers
     tokens-edu lessons copy my-lessons       # an editable copy of the kit's lessons
 
 Exit codes: 0 after Ctrl-C (or SIGTERM), 2 for a problem the user can fix (a busy port, a
@@ -34,204 +42,135 @@ import argparse
 import errno
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
-try:
-    from .bundle import copy_lessons, lessons_dir
-except ImportError:  # loaded by its path inside the Voila process (see _VOILA_MAIN_READY_FIRST)
-    copy_lessons = lessons_dir = None
+from .bundle import copy_lessons, lessons_dir
 
-__all__ = ["main", "build_parser", "voila_command", "DEFAULT_LESSONS", "DEFAULT_PORT"]
+__all__ = ["main", "build_parser", "voila_command", "plan_capacity", "Capacity",
+           "DEFAULT_LESSONS", "DEFAULT_PORT"]
 
 #: The kit's lessons: inside the installed package (a wheel), or ``<repo>/lessons`` of a source
 #: checkout (see :mod:`tokens_edu.bundle`). ``tokens-edu lessons copy DIR`` makes an editable copy.
-DEFAULT_LESSONS = lessons_dir() if lessons_dir else None
+DEFAULT_LESSONS = lessons_dir()
 DEFAULT_PORT = 8866
 #: The lessons' first page: a list of the lessons that keeps the student's ``?student=`` name.
 START_PAGE = "00-start-here.ipynb"
-#: Warm kernels per page. Each uses ~55 MiB (PSS), so 7 pages x 4 = 28 kernels is ~1.5 GiB
-#: and takes about a minute and a half to warm on 2 cores (one every START_STEP s): light enough
-#: for a teacher's laptop. For a class, give the class size and today's lesson:
-#: ``--pool-size 30 --preheat-only 03-task-and-audit``.
-DEFAULT_POOL = 4
+#: Students in a class: the most warm kernels a lesson gets by default.
+CLASS_SIZE = 30
+#: Memory one lesson kernel uses, in MiB: measured as proportional set size (PSS, shared
+#: pages split among users) with ``benchmarks/class_load.py``: lesson 03 with 30 students,
+#: median 84 MiB, most 87 MiB (November 2026, Debian 12, Python 3.11). Rounded up.
+KERNEL_MIB = 90
+#: Memory kept free for the system, the Voila server and a browser, in MiB.
+RESERVE_MIB = 1536
 #: Seconds before the first replacement of a taken warm kernel starts. Voila's default is 1 s;
 #: measured with 30 students opening lesson 01 at once on 2 cores, the 30 replacements starting
-#: 1 s later pushed the page time from 1.2 s to 34 s (p95). Pages never wait for a replacement
-#: (see the module docs), and replacements start :data:`START_STEP` s apart.
+#: 1 s later pushed the page time from 1.2 s to 34 s (p95). Pages never wait for a replacement,
+#: and replacements start :data:`START_STEP` s apart.
 DEFAULT_REFILL_DELAY = 10
 #: Seconds between two warm kernels starting (any lesson). A kernel takes about 2-3 s of CPU
 #: to start and run a lesson on these 2-core machines, so this keeps up without piling up.
 START_STEP = 3
 HOST = "127.0.0.1"
 
-#: Folders of the lessons folder that the lesson list at ``/`` does not show (they hold data the
-#: lessons read, not pages for students). Added to jupyter_server's usual hidden names.
+#: Folders of the lessons folder that are not listed or browsable (they hold data the lessons
+#: read, not pages for students). Added to jupyter_server's usual hidden names.
 HIDDEN_IN_LIST = ["scenarios"]
 _USUAL_HIDE_GLOBS = ["__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~"]
 
-#: ``python -c`` program equal to ``python -m voila`` but without one traitlets warning and with
-#: the ready-first pool (this file is loaded by its path: the Voila server does not need to import
-#: the ``tokens_edu`` package and its card data).
-_VOILA_MAIN_READY_FIRST = (
-    "import importlib.util, sys, warnings; from voila.app import main; "
-    "warnings.filterwarnings('ignore', message='--kernel_pools_config=', category=DeprecationWarning); "
-    "spec = importlib.util.spec_from_file_location('_tokens_edu_serve', {path!r}); "
+#: ``python -c`` program that runs :func:`tokens_edu.voila_server.main`, loading that file by its
+#: path (the Voila server does not need to import the ``tokens_edu`` package and its card data).
+_VOILA_MAIN = (
+    "import importlib.util, sys; "
+    "spec = importlib.util.spec_from_file_location('_tokens_edu_voila', {path!r}); "
     "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod); "
-    "mod.use_ready_first_pool({step!r}, {lessons!r}); sys.exit(main())"
+    "sys.exit(mod.main({settings!r}))"
 )
 
 
-class _StartSchedule:
-    """When each warm kernel may start (event loop time): one every ``step`` seconds.
+@dataclass(frozen=True)
+class Capacity:
+    """How many kernels this computer can hold, and how they are shared out.
 
-    ``voila.voila_kernel_manager.wait_before`` is replaced by :meth:`wait_before`, which takes
-    the next planned time from :attr:`planned` (set by ``fill_if_needed`` just before Voila
-    makes its tasks) and sleeps until then.
+    Attributes:
+        free_mib: memory free when the server started (MiB), or None when unknown.
+        kernels: kernels that fit in that memory (students' pages and warm kernels together).
+        max_students: pages that may hold a kernel at once (the cap).
+        pool_size: warm kernels per lesson.
+        lessons: lessons with warm kernels.
     """
 
-    def __init__(self, step: float, lessons: int):
-        self.step = step
-        self.lessons = max(1, lessons)
-        self.next_free = 0.0
-        self.first_fills = 0  # lessons whose pools were filled at start (they take turns)
-        self.planned: list[float] = []
+    free_mib: float | None
+    kernels: int
+    max_students: int
+    pool_size: int
+    lessons: int
 
-    def plan(self, now: float, delay: float, count: int, at_start: bool) -> list[float]:
-        """Start times for ``count`` new warm kernels of one lesson."""
-        if at_start and count:  # the server starts: each pooled lesson gets one kernel a round
-            turn = self.first_fills
-            self.first_fills += 1
-            times = [now + delay + (k * self.lessons + turn) * self.step for k in range(count)]
-        else:  # a refill (or a lesson without a pool): after every start already planned
-            times = []
-            for _ in range(count):
-                at = max(now + delay, self.next_free)
-                times.append(at)
-                self.next_free = at + self.step
-        if times:
-            self.next_free = max(self.next_free, max(times) + self.step)
-        return times
+    @property
+    def warm(self) -> int:
+        """Warm kernels over every lesson."""
+        return self.pool_size * self.lessons
 
-    def wait_before(self, delay: float, aw):
-        """Voila's ``wait_before(delay, aw)``, sleeping until the planned time when there is one."""
-        import asyncio
-
-        at = self.planned.pop(0) if self.planned else None
-
-        async def later():
-            loop = asyncio.get_running_loop()
-            try:
-                await asyncio.sleep(delay if at is None else max(0.0, at - loop.time()))
-            except asyncio.CancelledError:  # stopped while waiting: the kernel never starts
-                if hasattr(aw, "close"):
-                    aw.close()
-                raise
-            return await aw
-
-        return later()
+    def warm_minutes(self, step: float = START_STEP) -> float:
+        """About how long until every warm kernel is ready, in minutes."""
+        return self.warm * step / 60
 
 
-def ready_first_pool(cls: type, schedule: _StartSchedule | None = None) -> type:
-    """A subclass of Voila 0.5's preheating kernel manager ``cls`` that never makes a page wait
-    for a warm kernel that has not started yet.
+def mem_available_mib() -> float | None:
+    """The memory this computer can still give out, in MiB (``MemAvailable`` on Linux), or None."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (ValueError, OSError, AttributeError):
+        return None
 
-    * :meth:`get_pool_size` counts the warm kernels a page may take: ready ones, and ones already
-      starting (not those still waiting for their start time). Voila's handler takes a warm
-      kernel only when this is above 0, else it starts a kernel for the page at once.
-    * :meth:`get_rendered_notebook` takes a ready kernel first, else the one that began
-      starting first, never a waiting one (Voila takes the first entry, whatever it is).
-    * :meth:`fill_if_needed` plans when each new warm kernel starts (see :class:`_StartSchedule`;
-      the schedule's ``wait_before`` must be the one Voila calls, as :func:`use_ready_first_pool`
-      arranges).
+
+def plan_capacity(lessons: int, pool_size: int | None = None, max_students: int | None = None,
+                  free_mib: float | None = None, kernel_mib: float = KERNEL_MIB) -> Capacity:
+    """Share this computer's memory between students' pages and warm kernels.
+
+    ``kernels = (free - RESERVE_MIB) / kernel_mib``: what the free memory holds. Warm kernels per
+    lesson default to ``min(CLASS_SIZE, kernels // lessons)``, and the cap on students to
+    ``kernels``: students come first, because a student's page takes a warm kernel (which then
+    is a page kernel), and when a page needs a kernel of its own or a lesson's warm kernels are
+    replaced while the computer is full, warm kernels of other lessons are stopped to make room
+    (``tokens_edu.voila_server``). So a class arriving at one lesson gets its warm kernels, and
+    the warm kernels follow the class from lesson to lesson.
+
+    Args:
+        lessons: lessons that keep warm kernels (the start page counts).
+        pool_size: warm kernels per lesson; None sizes it from memory; 0 turns them off.
+        max_students: the cap on pages with a kernel; None: what memory holds.
+        free_mib: free memory in MiB; None reads it (:func:`mem_available_mib`).
+        kernel_mib: memory per kernel in MiB (:data:`KERNEL_MIB`).
+
+    Returns:
+        Capacity: the plan (at least 1 student and, unless turned off, 1 warm kernel a lesson).
     """
-    import asyncio
-    import weakref
-
-    if schedule is None:
-        schedule = _StartSchedule(START_STEP, 1)
-
-    def ready(task) -> bool:
-        return task.done() and not task.cancelled() and task.exception() is None
-
-    class ReadyFirstKernelManager(cls):
-        def _starts(self) -> weakref.WeakKeyDictionary:
-            """When each pool entry begins starting its kernel (event loop time)."""
-            if "_tokens_starts" not in self.__dict__:
-                self.__dict__["_tokens_starts"] = weakref.WeakKeyDictionary()
-            return self.__dict__["_tokens_starts"]
-
-        def _takeable(self, notebook_name: str) -> list[int]:
-            """Indexes of the pool entries a page may take, best first."""
-            pool = self._pools.get(notebook_name, [])
-            now = asyncio.get_event_loop().time()
-            starts = self._starts()
-            done = [i for i, t in enumerate(pool) if ready(t)]
-            starting = sorted((starts.get(t, 0.0), i) for i, t in enumerate(pool)
-                              if not t.done() and starts.get(t, 0.0) <= now)
-            return done + [i for _, i in starting]
-
-        def get_pool_size(self, notebook_name: str) -> int:
-            return len(self._takeable(notebook_name))
-
-        async def get_rendered_notebook(self, notebook_name, extra_kernel_env_variables={},
-                                        **kwargs):
-            pool = self._pools.get(notebook_name, [])
-            best = self._takeable(notebook_name)
-            if best and best[0]:  # move it to the front, where Voila takes from
-                pool.insert(0, pool.pop(best[0]))
-            return await super().get_rendered_notebook(
-                notebook_name, extra_kernel_env_variables, **kwargs)
-
-        def _wanted_size(self, notebook_name) -> int:
-            config = self.kernel_pools_config
-            default = config.get("default", {})
-            return config.get(notebook_name, default).get("pool_size",
-                                                          default.get("pool_size", 1))
-
-        def fill_if_needed(self, delay=None, notebook_name=None, extra_kernel_env_variables={},
-                           **kwargs):
-            pool = self._pools.get(notebook_name, [])
-            at_start = delay is not None  # Voila passes 0 at start, None for a refill
-            delay = self.fill_delay if delay is None else delay
-            now = asyncio.get_event_loop().time()
-            missing = max(0, self._wanted_size(notebook_name) - len(pool))
-            times = schedule.plan(now, delay, missing, at_start)
-            schedule.planned = list(times)
-            before = set(pool)
-            try:
-                result = super().fill_if_needed(delay, notebook_name,
-                                                extra_kernel_env_variables, **kwargs)
-            finally:
-                schedule.planned = []
-            starts = self._starts()
-            new = [t for t in self._pools.get(notebook_name, []) if t not in before]
-            for task, at in zip(new, times):
-                starts[task] = at
-            return result
-
-    ReadyFirstKernelManager.__name__ = ReadyFirstKernelManager.__qualname__ = cls.__name__
-    return ReadyFirstKernelManager
-
-
-def use_ready_first_pool(step: float = START_STEP, lessons: int = 1) -> None:
-    """In the Voila process: make ``voila.app`` build its preheat pool with
-    :func:`ready_first_pool`, warm kernels starting ``step`` s apart (``lessons`` take turns)."""
-    import voila.app
-    import voila.voila_kernel_manager
-
-    schedule = _StartSchedule(step, lessons)
-    voila.voila_kernel_manager.wait_before = schedule.wait_before
-    factory = voila.app.voila_kernel_manager_factory
-
-    def ready_first_factory(base_class, preheat_kernel, default_pool_size, *args, **kwargs):
-        cls = factory(base_class, preheat_kernel, default_pool_size, *args, **kwargs)
-        return ready_first_pool(cls, schedule) if preheat_kernel else cls
-
-    voila.app.voila_kernel_manager_factory = ready_first_factory
+    if free_mib is None:
+        free_mib = mem_available_mib()
+    memory = 8 * 1024 if free_mib is None else free_mib  # unknown: plan for a small laptop
+    kernels = max(1, int((memory - RESERVE_MIB) // kernel_mib))
+    lessons = max(0, lessons)
+    if pool_size is None:
+        pool_size = min(CLASS_SIZE, max(1, kernels // lessons)) if lessons else 0
+    if max_students is None:
+        max_students = kernels
+    return Capacity(free_mib, kernels, max(1, max_students), pool_size, lessons)
 
 
 class UsageProblem(Exception):
@@ -262,7 +201,8 @@ def _count(low: int, high: int):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``tokens-edu`` (subcommands ``serve`` and ``lessons copy``)."""
+    """The argument parser of ``tokens-edu`` (``serve``, ``export``, ``lessons copy`` and the
+    teacher's and simulation commands)."""
     parser = argparse.ArgumentParser(
         prog="tokens-edu",
         description="Tokens TCG teaching kit: serve the Jupyter lessons to a class.",
@@ -272,17 +212,18 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="serve the lessons with Voila (one page per student)",
         description=(
-            "Serve the lessons folder with Voila at http://127.0.0.1:PORT/. Each lesson gets a "
-            "pool of warm kernels so a class can open it at once: a page with a warm kernel "
-            "shows in a few seconds; when none is ready, the page starts its own kernel at "
-            "once (several seconds, longer when many start together). Set --pool-size to the "
-            "class size and --preheat-only to today's lesson, e.g. --pool-size 30 "
-            "--preheat-only 03-task-and-audit (each warm kernel uses about 55 MiB and a couple "
-            "of seconds of CPU to start; warm kernels start one every 3 s, so 30 are ready "
-            "after about 90 s. The pool is per lesson: the default 10 for six lessons is 60 "
-            "kernels, about 3.3 GiB, ready about 3 minutes after the start). Kernels of pages "
-            "nobody has open are "
-            "stopped after --cull-idle-timeout seconds. Press Ctrl-C to stop."
+            "Serve the lessons folder with Voila at http://127.0.0.1:PORT/. Each lesson keeps "
+            "warm kernels that have already run it, so a class opening a page at once waits "
+            "about a second: without options, up to 30 per lesson as the free memory allows, "
+            "and warm kernels of unused lessons give way to students when memory is short "
+            f"(each uses about {KERNEL_MIB} MiB; they start one every {START_STEP} s, the "
+            "lessons taking turns, so 30 for each of 7 pages are all ready after about 11 "
+            "minutes). To start faster and use less memory, warm only today's lesson: "
+            "--preheat-only 03-task-and-audit (30 ready after about a minute and a half). "
+            "At most --max-students pages hold a kernel at once (default: what the free "
+            "memory holds); past it a page asks the student to wait a minute and reload. "
+            "The first lines say how many students this computer can hold. A closed or "
+            "reloaded page gives its kernel back within seconds. Press Ctrl-C to stop."
         ),
     )
     serve.add_argument("--lessons", metavar="DIR", type=Path, default=DEFAULT_LESSONS,
@@ -293,10 +234,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"address to listen on (default: {HOST}, this computer only). "
                             "0.0.0.0 lets other computers on the network open the lessons: "
                             "there is no login, so do that only on a school network you trust")
-    serve.add_argument("--pool-size", type=_count(0, 500), default=DEFAULT_POOL, metavar="N",
-                       help=f"warm kernels kept ready per lesson: set it to the class size "
-                            f"(with --preheat-only for today's lesson); 0 turns warm kernels "
-                            f"off (default: {DEFAULT_POOL})")
+    serve.add_argument("--pool-size", type=_count(0, 500), default=None, metavar="N",
+                       help=f"warm kernels kept ready per lesson; 0 turns them off (default: "
+                            f"up to {CLASS_SIZE}, as many as the free memory allows)")
+    serve.add_argument("--max-students", type=_count(1, 5000), default=None, metavar="N",
+                       help="most lesson pages open at once; past it a page says the class is "
+                            "full (default: what the free memory holds, at about "
+                            f"{KERNEL_MIB} MiB a page)")
     serve.add_argument("--preheat-only", action="append", default=[], metavar="LESSON",
                        help="keep warm kernels only for this lesson (a notebook name, .ipynb "
                             "optional); repeat for more. Other lessons start a kernel per page.")
@@ -309,11 +253,33 @@ def build_parser() -> argparse.ArgumentParser:
                             f"(default: {DEFAULT_REFILL_DELAY})")
     serve.add_argument("--cull-idle-timeout", type=_count(0, 7 * 24 * 3600), default=600,
                        metavar="SECONDS",
-                       help="stop a kernel whose page is closed and that has been idle this "
-                            "long; 0 never stops them (default: 600)")
+                       help="stop the kernel of a page that lost its browser (a closed laptop, "
+                            "a crashed tab) once idle this long; 0 never (default: 600). A page "
+                            "that is closed or reloaded gives its kernel back at once.")
     serve.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
                        help="folder for saved Discuss answers (sets TOKENS_EDU_DATA for the "
                             "lessons; default: TOKENS_EDU_DATA or the per-user data folder)")
+    export = sub.add_parser(
+        "export",
+        help="write the saved Discuss answers to a CSV file for a spreadsheet",
+        description=(
+            "Write the saved Discuss answers (not drafts) to a CSV file, oldest first, one line "
+            "per answer: id, student, lesson, card, prompt, answer, saved_at (UTC). Text that "
+            "a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a "
+            "carriage return) is written with a leading apostrophe, so it shows as text. "
+            "The file is replaced if it exists. Answers come from the same place serve saves "
+            "them: --data-dir, else TOKENS_EDU_DB_URL or TOKENS_EDU_DATA, else the per-user "
+            "data folder."),
+    )
+    export.add_argument("file", metavar="FILE", type=Path,
+                        help="the CSV file to write, e.g. answers.csv ('-' writes to the screen)")
+    export.add_argument("--lesson", action="append", default=[], metavar="LESSON",
+                        help="only this lesson's answers (e.g. 03-task-and-audit); repeat for more")
+    export.add_argument("--student", action="append", default=[], metavar="NAME",
+                        help="only this student's answers; repeat for more")
+    export.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
+                        help="the folder given to serve --data-dir")
+    export.set_defaults(run=_export)
     lessons = sub.add_parser(
         "lessons", help="copy the kit's lessons to a folder, to change them",
         description="The kit's lessons are installed with it. Copy them to a folder of your "
@@ -351,14 +317,43 @@ def _lessons_copy(args: argparse.Namespace) -> int:
 
 
 def _lesson_names(lessons: Path) -> list[str]:
-    """The notebooks under ``lessons`` as paths relative to it, skipping checkpoints."""
-    return sorted(str(p.relative_to(lessons)) for p in lessons.rglob("*.ipynb")
-                  if ".ipynb_checkpoints" not in p.parts)
+    """The notebooks under ``lessons`` as paths relative to it, skipping checkpoints and
+    hidden folders."""
+    names = []
+    for p in lessons.rglob("*.ipynb"):
+        rel = p.relative_to(lessons)
+        if ".ipynb_checkpoints" in rel.parts or any(part in HIDDEN_IN_LIST or part.startswith(".")
+                                                   for part in rel.parts[:-1]):
+            continue
+        names.append(str(rel))
+    return sorted(names)
+
+
+def connection_root() -> Path:
+    """This user's folder for kernel connection files (one subfolder per running server)."""
+    uid = os.getuid() if hasattr(os, "getuid") else os.getpid()
+    return Path(tempfile.gettempdir()) / f"tokens-edu-{uid}"
+
+
+#: Longest path of a Unix socket (``sun_path`` holds 108 bytes on Linux, 104 on macOS).
+_SOCKET_PATH_MAX = 100
+#: What Voila and the kernel add after the folder: ``/voila_xxxxxxxx/kernel-<uuid>-ipc-12345``.
+_SOCKET_TAIL = len("/voila_xxxxxxxx/kernel-") + 36 + len("-ipc-65535")
+
+
+def kernel_transport(root: Path) -> str:
+    """``"ipc"`` (Unix sockets in ``root``: only this user's programs can reach the kernels) when
+    the socket paths fit, else ``"tcp"`` (ports on 127.0.0.1), e.g. under a long TMPDIR."""
+    if sys.platform.startswith("win") or len(str(root)) + _SOCKET_TAIL > _SOCKET_PATH_MAX:
+        return "tcp"
+    return "ipc"
 
 
 def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: int = 600,
                   preheat_only: list[str] | None = None,
-                  refill_delay: int = DEFAULT_REFILL_DELAY, host: str = HOST) -> list[str]:
+                  refill_delay: int = DEFAULT_REFILL_DELAY, host: str = HOST,
+                  max_students: int = 0, connection_dir: Path | None = None,
+                  max_kernels: int = 0) -> list[str]:
     """The command line that starts Voila for ``serve`` (a list for ``subprocess``).
 
     Args:
@@ -369,18 +364,38 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         preheat_only: notebook names relative to ``lessons`` that get the pool (None: all).
         refill_delay: seconds before a taken warm kernel is replaced.
         host: the address to listen on (default 127.0.0.1).
+        max_students: the most pages with a kernel at once; 0: no cap.
+        max_kernels: the most kernels (pages and warm ones) this computer holds; 0: no limit.
+        connection_dir: the folder for kernel connection files (default
+            :func:`connection_root`).
 
     Returns:
-        list[str]: ``[sys.executable, "-m", "voila", ...]`` without a pool, else
-        ``[sys.executable, "-c", <voila main with the ready-first pool>, ...]``.
+        list[str]: ``[sys.executable, "-c", <tokens_edu.voila_server.main(...)>, lessons, ...]``.
     """
+    pooled = (len(preheat_only) if preheat_only
+              else len(_lesson_names(lessons)) if lessons.is_dir() else 1)  # taking turns
+    settings = {"step": float(START_STEP), "lessons": max(1, pooled) if pool_size else 1,
+                "max_students": int(max_students), "max_kernels": int(max_kernels),
+                "kernel_mib": KERNEL_MIB, "hidden": HIDDEN_IN_LIST}
+    program = _VOILA_MAIN.format(path=str(Path(__file__).resolve().with_name("voila_server.py")),
+                                 settings=json.dumps(settings))
     cmd = [
-        sys.executable, "-m", "voila", str(lessons),
+        sys.executable, "-c", program, str(lessons),
         "--no-browser",
         f"--port={port}",
         f"--Voila.ip={host}",
         "--Voila.port_retries=0",  # never drift to another port: the printed URL must be right
         "--show_tracebacks=False",
+        # Warnings and errors only: voila_server prints the teacher's status lines itself.
+        "--Voila.log_level=WARN",
+        f"--Voila.connection_dir_root={connection_dir or connection_root()}",
+        # Kernels talk to the server over Unix sockets in that folder, not TCP ports that any
+        # program on this computer could reach (and ipykernel warns about on every start),
+        # unless the folder's path is too long for a socket's address.
+        f"--KernelManager.transport={kernel_transport(connection_dir or connection_root())}",
+        # A kernel that died is not restarted: its page's widgets are gone with it. The page
+        # says it lost contact; a reload gives a new kernel with the saved answers.
+        "--KernelManager.autorestart=False",
         # The culler (jupyter_server's MappingKernelManager, which Voila's kernel manager
         # extends). cull_connected stays False: a student who keeps the page open but thinks
         # for a long time must not lose the kernel that saves the answer. Voila never culls
@@ -392,6 +407,9 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
         # cell's last outputs can then run out and drop outputs from the page. Wait longer
         # (it only waits when the outputs are late).
         "--VoilaExecutor.iopub_timeout=30",
+        # ?template= and ?theme= in a page's address are ignored (a bad one answered 500).
+        "--VoilaConfiguration.allow_template_override=NO",
+        "--VoilaConfiguration.allow_theme_override=NO",
     ]
     # The lesson list at / shows the lessons only, not the scenarios folder. A list trait is
     # given one item per option on the command line (a "[...]" value would be one string).
@@ -403,15 +421,28 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
             pools = {"default": {"pool_size": 0}}
             pools.update({name: {"pool_size": pool_size} for name in preheat_only})
             cmd.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
-        # traitlets warns that a {...} dict on the command line is old style, but it is the
-        # only way to give nested values there. Importing Voila resets the warning filters
-        # (so ``-W`` cannot help): run Voila's own ``main`` after adding the filter, and after
-        # switching on the ready-first pool.
-        pooled = (len(preheat_only) if preheat_only
-                  else len(_lesson_names(lessons)) if lessons.is_dir() else 1)
-        cmd[1:3] = ["-c", _VOILA_MAIN_READY_FIRST.format(
-            path=str(Path(__file__).resolve()), step=float(START_STEP), lessons=max(1, pooled))]
+        else:  # every lesson; one warm kernel for other pages; none in hidden folders
+            names = _lesson_names(lessons) if lessons.is_dir() else []
+            hidden = [name for name in (_all_notebooks(lessons) if lessons.is_dir() else [])
+                      if name not in names]
+            others = [name for name in names if not is_lesson(name)]
+            if hidden or others:
+                pools = {"default": {"pool_size": pool_size}}
+                pools.update({name: {"pool_size": min(1, pool_size)} for name in others})
+                pools.update({name: {"pool_size": 0} for name in hidden})
+                cmd.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
     return cmd
+
+
+def is_lesson(name: str) -> bool:
+    """True for a class's lesson page (a notebook whose name starts with two digits, like
+    ``03-task-and-audit.ipynb``); other pages (``teacher-guide.ipynb``) keep one warm kernel."""
+    return re.match(r"\d\d", Path(name).name) is not None
+
+
+def _all_notebooks(lessons: Path) -> list[str]:
+    return sorted(str(p.relative_to(lessons)) for p in lessons.rglob("*.ipynb")
+                  if ".ipynb_checkpoints" not in p.parts)
 
 
 def _port_is_free(port: int, host: str = HOST) -> bool:
@@ -459,6 +490,79 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child, Linux o
         pass
 
 
+#: Less free space than this (MiB) in the answers folder counts as full.
+LOW_SPACE_MIB = 20
+
+
+def storage_problem(folder: Path) -> str | None:
+    """Why answers cannot be saved in ``folder`` now, in plain words, or None when they can.
+
+    Checks that the folder exists (or can be made), that a file can be written in it, that its
+    ``journal.sqlite`` (when there) is writable, and that it has at least
+    :data:`LOW_SPACE_MIB` MiB free.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"the folder {folder} cannot be made ({e.strerror or e})"
+    db = folder / "journal.sqlite"
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tokens-edu-check-"):
+            pass
+    except OSError as e:
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):
+            return f"the folder {folder} is full"
+        if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return f"the folder {folder} is read-only"
+        return f"the folder {folder} cannot be written ({e.strerror or e})"
+    if db.exists() and not os.access(db, os.W_OK):
+        return f"the file {db} is read-only"
+    try:
+        st = os.statvfs(folder)
+        if st.f_bavail * st.f_frsize < LOW_SPACE_MIB * 2**20:
+            return f"the folder {folder} is full (less than {LOW_SPACE_MIB} MiB left)"
+    except (OSError, AttributeError):
+        pass
+    return None
+
+
+class StorageWatch(threading.Thread):
+    """Checks the answers folder every ``every`` seconds; says so once when saving stops or
+    works again (a teacher's console must not fill with the same line)."""
+
+    def __init__(self, folder: Path, every: float = 15.0, out=None):
+        super().__init__(name="tokens-edu-storage-watch", daemon=True)
+        self.folder, self.every, self.out = folder, every, out
+        self.problem: str | None = None
+        self.stopped = threading.Event()
+
+    def check(self) -> str | None:
+        """Check now; print a line when the state changed. Returns the problem or None."""
+        problem = storage_problem(self.folder)
+        if problem != self.problem:
+            if problem:
+                print(f"Answers cannot be saved: {problem}. Lessons still open and play, and "
+                      "students are told that saving does not work right now. Free some space "
+                      "or fix the folder's permissions; no restart is needed.",
+                      file=self.out or sys.stdout, flush=True)
+            elif self.problem is not None:
+                print(f"Answers can be saved again in {self.folder}.",
+                      file=self.out or sys.stdout, flush=True)
+            self.problem = problem
+        return problem
+
+    def run(self) -> None:
+        while not self.stopped.wait(self.every):
+            try:
+                self.check()
+            except Exception:  # a check must never stop the server
+                pass
+
+
+def _gib(mib: float) -> str:
+    return f"{mib / 1024:.1f} GiB"
+
+
 def _serve(args: argparse.Namespace) -> int:
     lessons = args.lessons.expanduser().resolve()
     if not lessons.is_dir():
@@ -479,6 +583,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageProblem(f"Port {args.port} is already in use (maybe tokens-edu is already "
                            f"running). Stop the other server, or pick another port with --port.")
     env = dict(os.environ)
+    data = None
     if args.data_dir is not None:
         data = args.data_dir.expanduser().resolve()
         try:
@@ -486,35 +591,69 @@ def _serve(args: argparse.Namespace) -> int:
         except OSError as e:
             raise UsageProblem(f"Cannot make the data folder {data}: {e.strerror or e}.") from None
         env["TOKENS_EDU_DATA"] = str(data)
+    elif not env.get("TOKENS_EDU_DB_URL", "").strip():
+        from .journal import data_folder  # the same folder the lessons' journal uses
+
+        data = data_folder()
     # The venv's kernelspec "python3" (shipped by ipykernel in <venv>/share/jupyter) wins over a
     # user-wide one in ~/.local/share/jupyter, so the kernels run this same Python and package.
     env["JUPYTER_PREFER_ENV_PATH"] = "1"
+    # Python warnings from the kernels' imports would go to this console, once per kernel.
+    env.setdefault("PYTHONWARNINGS", "ignore::DeprecationWarning,ignore::FutureWarning")
 
-    # Voila runs as a child process of this same Python (sys.executable -m voila) rather than
-    # in-process: Voila owns its Tornado loop, traitlets config and signal handlers; the kernels
-    # inherit TOKENS_EDU_DATA from the child's environment without touching ours; and this
-    # process can always stop it cleanly (SIGTERM is forwarded; the child also gets SIGTERM if
-    # this process dies, so no server is left behind).
-    cmd = voila_command(lessons, args.port, args.pool_size, args.cull_idle_timeout, preheat_only,
-                        args.refill_delay, args.host)
+    pooled = len(preheat_only) if preheat_only else len([n for n in names if is_lesson(n)])
+    plan = plan_capacity(pooled, args.pool_size, args.max_students)
+    root = connection_root()
+    try:
+        root.mkdir(mode=0o700, exist_ok=True)
+    except OSError as e:
+        raise UsageProblem(f"Cannot make the folder for kernel files {root}: "
+                           f"{e.strerror or e}.") from None
+
+    # Voila runs as a child process of this same Python rather than in-process: Voila owns its
+    # Tornado loop, traitlets config and signal handlers; the kernels inherit TOKENS_EDU_DATA
+    # from the child's environment without touching ours; and this process can always stop it
+    # cleanly (SIGTERM is forwarded; the child also gets SIGTERM if this process dies, so no
+    # server is left behind).
+    cmd = voila_command(lessons, args.port, plan.pool_size, args.cull_idle_timeout, preheat_only,
+                        args.refill_delay, args.host, plan.max_students, root,
+                        max_kernels=max(plan.kernels, plan.warm + 1))
     shown = HOST if args.host in ("0.0.0.0", "::", "") else args.host
     url = f"http://{shown}:{args.port}/"
-    warm = "off" if args.pool_size == 0 else f"{args.pool_size} per lesson"
-    if args.pool_size and preheat_only:
-        warm += f" ({', '.join(preheat_only)})"
-    answers = (env.get("TOKENS_EDU_DB_URL") or env.get("TOKENS_EDU_DATA")
-               or "the per-user data folder")
+    answers = (env.get("TOKENS_EDU_DB_URL") or env.get("TOKENS_EDU_DATA") or str(data))
     if "://" in answers:  # a database URL may hold a password: show only its kind
         answers = answers.split("://", 1)[0] + " database"
     start = lessons / START_PAGE
     begin = (f"Students start at {url.rstrip('/')}/voila/render/{START_PAGE}?student=THEIR-NAME\n"
              if start.is_file() else "")
+    free = f"; {_gib(plan.free_mib)} free now" if plan.free_mib is not None else ""
+    if plan.pool_size == 0:
+        warm = "off (each page starts its own kernel: a few seconds, more when many start)"
+    else:
+        which = f" ({', '.join(preheat_only)})" if preheat_only else ""
+        others = [] if preheat_only else [n for n in names if not is_lesson(n)]
+        also = f" and 1 for each other page ({', '.join(others)})" if others else ""
+        warm = (f"{plan.pool_size} for each of {plan.lessons} lesson(s){which}{also}, all "
+                f"ready in about {max(1, round(plan.warm_minutes()))} minute(s)")
     print(f"Serving {len(names)} lesson(s) from {lessons}\n"
-          f"Warm kernels: {warm}. Answers are saved in {answers}.\n"
+          f"This computer can hold {plan.max_students} students at once (about {KERNEL_MIB} "
+          f"MiB each{free}).\n"
+          f"Warm kernels: {warm}.\n"
+          f"Answers are saved in {answers}.\n"
           f"Open {url} in a browser. {begin}Press Ctrl-C to stop.", flush=True)
+    if plan.warm > plan.kernels and plan.pool_size:
+        print(f"Note: {plan.warm} warm kernels need about {_gib(plan.warm * KERNEL_MIB)}, more "
+              "than is free: they stop starting when memory runs short, and give way to "
+              "students.", flush=True)
     if shown != args.host:
         print("Other computers open the same address with this computer's network address "
               f"instead of {HOST}.", flush=True)
+    watch = None
+    if data is not None and not env.get("TOKENS_EDU_DB_URL", "").strip():
+        env["TOKENS_EDU_STORAGE_WATCHED"] = "1"  # the kernels leave telling the teacher to us
+        watch = StorageWatch(data)
+        watch.check()
+        watch.start()
     # Its own session: a Ctrl-C in the terminal reaches only this process, which then asks Voila
     # to stop exactly once (a second signal during Voila's shutdown could leave kernels behind).
     proc = subprocess.Popen(cmd, env=env, start_new_session=True,
@@ -549,6 +688,8 @@ def _serve(args: argparse.Namespace) -> int:
                     proc.wait()
     finally:
         signal.signal(signal.SIGTERM, old_term)
+        if watch is not None:
+            watch.stopped.set()
         if proc.poll() is None:
             proc.terminate()
             try:
@@ -563,6 +704,39 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Voila stopped with an error (exit code {code}). See the messages above.",
           file=sys.stderr, flush=True)
     return 1
+
+
+def _export(args: argparse.Namespace) -> int:
+    """``tokens-edu export FILE [--lesson L] [--student S]``: the answers as a safe CSV file."""
+    from .journal import Journal, JournalUnavailable
+
+    if args.data_dir is not None:
+        data = args.data_dir.expanduser().resolve()
+        if not data.is_dir():
+            raise UsageProblem(f"There is no data folder at {data}. Give the folder that "
+                               "serve --data-dir used.")
+        url = f"sqlite:///{data / 'journal.sqlite'}"
+        if not (data / "journal.sqlite").exists():
+            raise UsageProblem(f"There are no saved answers in {data} (no journal.sqlite).")
+    else:
+        url = None
+    try:
+        journal = Journal(url, read_only=True)
+        to_stdout = str(args.file) == "-"
+        count = journal.export_csv(sys.stdout if to_stdout else args.file.expanduser(),
+                                   all_students=True, lessons=args.lesson or None,
+                                   students=args.student or None)
+    except (ValueError, JournalUnavailable) as e:
+        raise UsageProblem(str(e)) from None
+    if not to_stdout:
+        what = []
+        if args.lesson:
+            what.append("lesson " + ", ".join(args.lesson))
+        if args.student:
+            what.append("student " + ", ".join(args.student))
+        print(f"Wrote {count} answer{'s' if count != 1 else ''}"
+              f"{' (' + '; '.join(what) + ')' if what else ''} to {args.file}.", flush=True)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -585,7 +759,7 @@ def main(argv: list[str] | None = None) -> int:
             return _serve(args)
         if args.command == "lessons":
             return _lessons_copy(args)
-        if getattr(args, "run", None) is not None:  # the commands of teacher_cli.py and simulation.py
+        if getattr(args, "run", None) is not None:  # export, and the commands of teacher_cli.py and simulation.py
             return args.run(args)
     except UsageProblem as e:
         print(f"tokens-edu: {e}", file=sys.stderr, flush=True)

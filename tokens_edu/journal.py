@@ -1,6 +1,6 @@
-"""The Discuss journal: every answer a student saves, kept in a small database.
+"""The Discuss journal: every answer a student saves, and drafts, kept in a small database.
 
-One row per saved answer, with the columns of :data:`COLUMNS`:
+Two tables. ``answers`` has one row per saved answer, with the columns of :data:`COLUMNS`:
 
 ``id``        a UUID made by the writer (so a retried save is stored once, never twice),
 ``student``   the student's name (their JupyterHub login when there is one),
@@ -9,6 +9,11 @@ One row per saved answer, with the columns of :data:`COLUMNS`:
 ``prompt``    the Discuss question that was asked,
 ``answer``    the words exactly as typed,
 ``saved_at``  when it was saved (UTC).
+
+``drafts`` keeps, for each student, lesson and card, the text typed but not saved yet (the
+Discuss box writes it a moment after typing stops, so a reload brings it back). A draft is not
+an answer: :meth:`Journal.answers`, :meth:`Journal.export_csv` and the teacher's views never
+show drafts. Saving an answer removes its draft.
 
 Where the rows live is a SQLAlchemy URL:
 
@@ -29,6 +34,17 @@ few milliseconds. Against PostgreSQL, server-side prepared statements are off
 (``prepare_threshold=None``), so a pooler such as PgBouncer in transaction mode can sit in front
 of the database and share a few server connections among all kernels (see ``docs/deploy.md``).
 
+When the store cannot be used (a full or read-only data folder, a database server that is
+down), a lesson still opens and plays: making a :class:`Journal` never fails for that reason.
+Saving then raises :class:`JournalUnavailable` with words a student can act on (the Discuss box
+shows them and keeps the text), and the journal tries again at the next save.
+
+For other modules (the teacher's dashboard, saved games): :data:`metadata` holds the tables
+(add yours to it and :meth:`Journal` makes every table of it that is missing), :attr:`Journal.engine`
+is the database, :func:`write_csv` writes any table as a formula-safe CSV file, and
+:meth:`Journal.identify` / :meth:`Journal.on_identify` tell a page's widgets when the page learns
+who its student is (a class roster login, for example).
+
 Example::
 
     >>> j = Journal("sqlite:///:memory:", student="Ana", lesson="lesson-1")
@@ -39,9 +55,13 @@ Example::
 
 from __future__ import annotations
 
+import csv
 import logging
 import os
+import sys
 import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,12 +71,23 @@ import sqlalchemy as sa
 from sqlalchemy.pool import NullPool, StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable
 
+from .names import clean_name
+
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Journal", "COLUMNS", "MAX_ANSWER", "default_url", "student_from_query", "query_string"]
+__all__ = ["Journal", "JournalUnavailable", "Saved", "Draft", "COLUMNS", "MAX_ANSWER", "MAX_NAME",
+           "SAVE_FAILED", "CANNOT_SAVE", "default_url", "data_folder", "student_from_query",
+           "query_string", "write_csv", "spreadsheet_safe", "metadata"]
 
 log = logging.getLogger(__name__)
+if not log.handlers:
+    # Inside a kernel, sys.stderr is the page's output: a warning there would show on a
+    # student's page. The real stderr is the teacher's console (the server's terminal).
+    _console = logging.StreamHandler(sys.__stderr__ or sys.stderr)
+    _console.setLevel(logging.WARNING)
+    _console.setFormatter(logging.Formatter("[tokens-edu journal] %(message)s"))
+    log.addHandler(_console)
 
 #: The columns of the answers table and of the DataFrames this module returns, in order.
 COLUMNS = ["id", "student", "lesson", "card", "prompt", "answer", "saved_at"]
@@ -71,10 +102,17 @@ MAX_ANSWER = 5000
 #: How long (milliseconds) a writer waits for another writer to finish before giving up.
 BUSY_TIMEOUT_MS = 30_000
 
-_metadata = sa.MetaData()
+#: What a student reads when one save failed (a busy or briefly unreachable database).
+SAVE_FAILED = "Your answer couldn't be saved just now. It is still in the box: try Save again."
+#: What a student reads when answers cannot be stored at all now (a full or read-only folder).
+CANNOT_SAVE = ("Answers can't be saved right now: the lesson server cannot store them. Your text "
+               "is still in the box: copy it somewhere safe, and tell your teacher.")
+
+#: The tables of the journal. Other modules may add theirs; :class:`Journal` makes the missing ones.
+metadata = sa.MetaData()
 answers_table = sa.Table(
     "answers",
-    _metadata,
+    metadata,
     sa.Column("id", sa.String(36), primary_key=True),
     sa.Column("student", sa.String(200), nullable=False),
     sa.Column("lesson", sa.String(200), nullable=False, default=""),
@@ -85,6 +123,58 @@ answers_table = sa.Table(
 )
 _by_student = sa.Index("ix_answers_student_lesson_card", answers_table.c.student,
                        answers_table.c.lesson, answers_table.c.card, answers_table.c.saved_at)
+drafts_table = sa.Table(
+    "drafts",
+    metadata,
+    sa.Column("student", sa.String(200), primary_key=True),
+    sa.Column("lesson", sa.String(200), primary_key=True),
+    sa.Column("card", sa.String(200), primary_key=True),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("saved_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+class JournalUnavailable(ValueError):
+    """The answers store cannot be used now; the message is for a student (see :data:`CANNOT_SAVE`
+    and :data:`SAVE_FAILED`). A ``ValueError``, so code that shows a ValueError's words shows it."""
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A saved answer's words and time (see :meth:`Journal.latest`).
+
+    Attributes:
+        text: the words as typed.
+        saved_at: when it was written (an aware UTC datetime).
+    """
+
+    text: str
+    saved_at: datetime
+
+
+@dataclass(frozen=True)
+class Draft(Saved):
+    """Text a student typed but has not saved (see :meth:`Journal.draft_for`)."""
+
+
+def _utc(at):
+    if at is not None and getattr(at, "tzinfo", None) is None:
+        return at.replace(tzinfo=timezone.utc)  # SQLite gives back naive times; they are UTC
+    return at
+
+
+def data_folder() -> Path:
+    """The folder of ``journal.sqlite``: ``TOKENS_EDU_DATA``, else the per-user data folder.
+
+    Returns:
+        Path: the folder (it may not exist yet).
+    """
+    folder = os.environ.get("TOKENS_EDU_DATA", "").strip()
+    if not folder:
+        import platformdirs
+
+        folder = platformdirs.user_data_dir("tokens-edu")
+    return Path(folder).expanduser()
 
 
 def default_url() -> str:
@@ -92,8 +182,7 @@ def default_url() -> str:
 
     Returns:
         str: ``TOKENS_EDU_DB_URL`` when set; else ``sqlite:///<folder>/journal.sqlite`` where the
-        folder is ``TOKENS_EDU_DATA`` when set, else ``platformdirs.user_data_dir("tokens-edu")``.
-        The folder is created when missing.
+        folder is :func:`data_folder`. The folder is created when missing.
 
     Raises:
         ValueError: the folder cannot be created (the message names it).
@@ -101,12 +190,7 @@ def default_url() -> str:
     url = os.environ.get("TOKENS_EDU_DB_URL", "").strip()
     if url:
         return url
-    folder = os.environ.get("TOKENS_EDU_DATA", "").strip()
-    if not folder:
-        import platformdirs
-
-        folder = platformdirs.user_data_dir("tokens-edu")
-    path = Path(folder).expanduser()
+    path = data_folder()
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -134,6 +218,11 @@ def _wait_for_voila_request() -> None:
     variables. Done here with the small ``websockets`` client (a Voila dependency) because
     importing ``voila.utils`` in every kernel costs seconds and about 50 MiB (it imports the
     whole Jupyter server). Runs in a thread: the kernel's own event loop is already running.
+
+    A warm kernel waits here, before any page asks for it, for as long as it stays in the pool:
+    there is no time limit on this side. The server limits how long a page may take once it
+    has taken the kernel (``tokens_edu.voila_server``); a lost connection ends the wait with an
+    error (no name prefilled).
     """
     import asyncio
     import json
@@ -188,7 +277,7 @@ def query_string() -> str:
 
                 _query_cache = get_query_string() or ""
         except Exception:  # the server went away: no prefill, never a crash
-            log.warning("Could not read the page's query from Voila.", exc_info=True)
+            log.info("Could not read the page's query from Voila.", exc_info=True)
             _query_cache = ""
         return _query_cache.lstrip("?")
     return (os.environ.get("QUERY_STRING") or "").lstrip("?")
@@ -202,13 +291,16 @@ def student_from_query(query: str | None = None) -> str:
             :func:`query_string`).
 
     Returns:
-        str: the first ``student`` value, spaces trimmed, at most :data:`MAX_NAME` characters;
-        ``""`` when there is none.
+        str: the first ``student`` value cleaned as every typed name is
+        (:func:`tokens_edu.names.clean_name`: no control, escape or bidi-override characters),
+        at most :data:`MAX_NAME` characters; ``""`` when there is none.
     """
     if query is None:
         query = query_string()
     values = parse_qs(query.lstrip("?")).get("student", [])
-    return values[0].strip()[:MAX_NAME] if values else ""
+    if not values:
+        return ""
+    return clean_name(values[0])[:MAX_NAME].strip()
 
 
 def too_long_message(length: int) -> str:
@@ -227,16 +319,17 @@ def _storable(text: str) -> bool:
 
 
 def _clean_name(name: object) -> str:
-    """A student's name with the outer spaces trimmed; ValueError in plain words if unusable."""
+    """A student's name cleaned (:func:`~tokens_edu.names.clean_name`); ValueError in plain
+    words if unusable (empty, too long, broken)."""
     if not isinstance(name, str):
         raise ValueError("Your name must be written as text.")
-    name = " ".join(name.split())
+    if not _storable(name):
+        raise ValueError("That name has a broken character. Type it again.")
+    name = clean_name(name)
     if not name:
         raise ValueError("Type your name first, then save.")
     if len(name) > MAX_NAME:
         raise ValueError(f"That name is too long. Use at most {MAX_NAME} letters.")
-    if not _storable(name):
-        raise ValueError("That name has a broken character. Type it again.")
     return name
 
 
@@ -311,14 +404,21 @@ def _make_engine(url: str) -> sa.Engine:
     return engine
 
 
-def _insert_or_ignore(engine: sa.Engine, row: dict):
-    """An INSERT of ``row`` that does nothing when a row with the same ``id`` is already there."""
+def _dialect_insert(engine: sa.Engine):
     backend = engine.dialect.name
     if backend == "sqlite":
         from sqlalchemy.dialects.sqlite import insert
     elif backend == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
     else:
+        return None
+    return insert
+
+
+def _insert_or_ignore(engine: sa.Engine, row: dict):
+    """An INSERT of ``row`` that does nothing when a row with the same ``id`` is already there."""
+    insert = _dialect_insert(engine)
+    if insert is None:
         return None
     return insert(answers_table).values(**row).on_conflict_do_nothing(index_elements=["id"])
 
@@ -349,27 +449,129 @@ def _ensure_table(engine: sa.Engine, table: sa.Table | None = None, *indexes: sa
                 raise
 
 
+def _ensure_tables(engine: sa.Engine) -> set[str]:
+    """Make the tables of :data:`metadata` that are missing (:func:`_ensure_table` for each);
+    return the names that exist.
+
+    Only ``answers`` is required: a table that cannot be made (``drafts`` for a role that may
+    not create it) is left out, and what needs it is skipped.
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the answers table is missing and cannot be made.
+    """
+    present = set()
+    for table in metadata.sorted_tables:
+        indexes = (_by_student,) if table is answers_table else ()
+        try:
+            _ensure_table(engine, table, *indexes)
+            present.add(table.name)
+        except sa.exc.SQLAlchemyError:
+            if table is answers_table:
+                raise
+            log.info("The table %s cannot be made here; going on without it.", table.name)
+    return present
+
+
+#: Words in a database error that mean "the store cannot take writes now" (not a one-off).
+_STORAGE_WORDS = ("readonly", "read-only", "read only", "disk is full", "no space",
+                  "unable to open", "permission denied", "disk i/o", "could not connect",
+                  "connection refused", "no such table")
+
+
+def _storage_error(e: BaseException) -> bool:
+    text = str(e).lower()
+    return any(w in text for w in _STORAGE_WORDS)
+
+
+def spreadsheet_safe(value: object) -> object:
+    """``value`` as a spreadsheet will show it as text: a str that starts with ``=``, ``+``,
+    ``-``, ``@`` (or their full-width forms), a tab or a carriage return gets a leading
+    apostrophe, so Excel, LibreOffice and Google Sheets never run it as a formula (OWASP's
+    "CSV injection" advice). Anything else is returned unchanged.
+    """
+    if isinstance(value, str) and value and value[0] in "=+-@\t\r\uff1d\uff0b\uff0d\uff20":
+        return "'" + value
+    return value
+
+
+def write_csv(rows, file, columns: list[str] | None = None) -> int:
+    """Write a table as a CSV file that a spreadsheet opens safely.
+
+    UTF-8 with a byte order mark (so Excel reads accents and emoji right), a header line, one
+    line per row; every text cell goes through :func:`spreadsheet_safe`. Dates are written in
+    ISO form (``2026-11-12 10:42:05+00:00``).
+
+    Args:
+        rows: a pandas DataFrame, or an iterable of dicts (one per row).
+        file: a path (str or Path; replaced if it exists) or an open text file.
+        columns: the columns in order; default: the DataFrame's, or the first dict's keys.
+
+    Returns:
+        int: how many rows were written.
+
+    Raises:
+        ValueError: the file cannot be written (the message names it).
+    """
+    if hasattr(rows, "to_dict") and hasattr(rows, "columns"):
+        columns = list(columns or rows.columns)
+        records = rows.to_dict("records")
+    else:
+        records = [dict(r) for r in rows]
+        columns = list(columns or (records[0].keys() if records else []))
+
+    def cell(v):
+        if v is None or (isinstance(v, float) and v != v):
+            return ""
+        if isinstance(v, datetime):  # pandas Timestamps too
+            if v.tzinfo is None:  # SQLite gives back naive times; the journal writes UTC
+                v = v.replace(tzinfo=timezone.utc)
+            return v.isoformat(sep=" ", timespec="seconds")
+        return spreadsheet_safe(v)
+
+    def write(out) -> None:
+        w = csv.writer(out, lineterminator="\r\n")
+        w.writerow([spreadsheet_safe(c) for c in columns])
+        for r in records:
+            w.writerow([cell(r.get(c)) for c in columns])
+
+    if isinstance(file, (str, os.PathLike)):
+        try:
+            with open(file, "w", encoding="utf-8-sig", newline="") as out:
+                write(out)
+        except OSError as e:
+            raise ValueError(f"Cannot write {file}: {e.strerror or e}.") from None
+    else:
+        write(file)
+    return len(records)
+
+
 class Journal:
-    """Where a student's Discuss answers are saved and read back.
+    """Where a student's Discuss answers (and drafts) are saved and read back.
 
     Args:
         url: a SQLAlchemy database URL, e.g. ``"sqlite:////tmp/j.sqlite"`` or
             ``"postgresql+psycopg://..."``; None uses :func:`default_url`.
         student: the student's name; None leaves it for the page to ask (a name box). When the
             environment variable ``JUPYTERHUB_USER`` is set, that login is the name and this
-            argument is ignored (see :attr:`student_locked`).
+            argument is ignored (see :attr:`student_locked`). Names are cleaned as every typed
+            name is (:func:`tokens_edu.names.clean_name`).
         lesson: the lesson's name, stored with every answer (``""`` when not in a lesson).
+        read_only: True for a teacher's reading tools (export): no tables are made, and a store
+            that cannot be read raises at once.
 
     Raises:
-        ValueError: the name is unusable, the data folder cannot be made, or the database
-            cannot be opened (the message says which, in plain words).
+        ValueError: the name is unusable or the lesson is not text.
+        JournalUnavailable: only with ``read_only=True``, when the store cannot be read. A
+            lesson's journal never raises for a store problem: see :attr:`problem`.
     """
 
-    def __init__(self, url: str | None = None, student: str | None = None, lesson: str = ""):
-        self.url = url or default_url()
+    def __init__(self, url: str | None = None, student: str | None = None, lesson: str = "",
+                 read_only: bool = False):
         if not isinstance(lesson, str):
             raise ValueError("The lesson's name must be text.")
         self.lesson = lesson
+        self.read_only = read_only
+        self._listeners: list[Callable[[str], None]] = []
         hub_user = os.environ.get("JUPYTERHUB_USER", "").strip()
         self._locked = bool(hub_user)
         self._student: str | None = None
@@ -379,18 +581,92 @@ class Journal:
                 log.info("Ignoring student=%r: the JupyterHub login %r is used.", student, hub_user)
         elif student is not None and str(student).strip():
             self._student = _clean_name(student)
+        self.problem: str | None = None
+        self._engine: sa.Engine | None = None
+        self._tables: set[str] = set()
         try:
-            self._engine = _make_engine(self.url)
-            _ensure_table(self._engine)
+            self.url = url or default_url()
+        except ValueError as e:
+            self.url = url or ""
+            self._set_problem(str(e))
+            if read_only:
+                raise JournalUnavailable(str(e)) from None
+            return
+        self._open()
+        if read_only and self.problem:
+            raise JournalUnavailable(f"The saved answers cannot be read: {self.problem}.")
+
+    # --- the store ----------------------------------------------------------------------
+
+    def _set_problem(self, why: str) -> None:
+        if why != self.problem:
+            # Under ``tokens-edu serve`` the server watches the data folder and tells the
+            # teacher once; thirty kernels saying it too would bury that line.
+            level = logging.INFO if os.environ.get("TOKENS_EDU_STORAGE_WATCHED") else logging.WARNING
+            log.log(level, "Answers cannot be saved: %s (store: %s)", why, self._shown_url())
+        self.problem = why
+
+    def _shown_url(self) -> str:
+        return _shown_url(self.url)
+
+    def _open(self) -> bool:
+        """Make the engine and the tables; on failure set :attr:`problem` (never raises)."""
+        try:
+            if self._engine is None:
+                self._engine = _make_engine(self.url)
+            if self.read_only:
+                with self._engine.connect() as conn:
+                    if not sa.inspect(conn).has_table(answers_table.name):
+                        raise sa.exc.OperationalError("inspect", {}, Exception("no such table: answers"))
+                self._tables = {answers_table.name}
+            else:
+                self._tables = _ensure_tables(self._engine)
         except ImportError as e:  # the URL names a database driver that is not installed
-            log.error("Cannot open the journal at %s: %s", _shown_url(self.url), e)
-            raise ValueError(f"The answers store cannot be opened: its database driver is "
-                             f"missing ({e.name or e}). Ask your teacher to install "
-                             "tokens-edu[postgres].") from None
+            self._set_problem(f"the database driver for {self._shown_url()} is missing "
+                              f"({e.name or e}): install tokens-edu[postgres]")
+            return False
+        except (sa.exc.SQLAlchemyError, OSError) as e:
+            self._set_problem(f"the store at {self._shown_url()} cannot be used "
+                              f"({str(e).splitlines()[0][:200]})")
+            return False
+        if self.problem:
+            log.warning("Answers can be saved again (store: %s).", self._shown_url())
+        self.problem = None
+        return True
+
+    @property
+    def engine(self) -> sa.Engine:
+        """The SQLAlchemy engine (for other tables of :data:`metadata`).
+
+        Raises:
+            JournalUnavailable: the store cannot be used now.
+        """
+        if self.problem and not self._open():
+            raise JournalUnavailable(CANNOT_SAVE)
+        if self._engine is None:
+            raise JournalUnavailable(CANNOT_SAVE)
+        return self._engine
+
+    @property
+    def available(self) -> bool:
+        """True when the store can be used (tries again when it could not before)."""
+        return self.problem is None or self._open()
+
+    def _write(self, statements: list, what: str) -> None:
+        """Run ``statements`` in one transaction; storage errors become JournalUnavailable."""
+        engine = self.engine
+        try:
+            with engine.begin() as conn:
+                for stmt in statements:
+                    conn.execute(stmt)
+        except sa.exc.IntegrityError:
+            raise
         except sa.exc.SQLAlchemyError as e:
-            log.exception("Cannot open the journal at %s", _shown_url(self.url))
-            raise ValueError(f"The answers store cannot be opened ({type(e).__name__}). "
-                             "Ask your teacher to check it.") from None
+            if _storage_error(e):
+                self._set_problem(f"{what} failed: {str(e).splitlines()[0][:200]}")
+                raise JournalUnavailable(CANNOT_SAVE) from None
+            log.warning("%s failed: %s", what, str(e).splitlines()[0][:200], exc_info=True)
+            raise JournalUnavailable(SAVE_FAILED) from None
 
     # --- who is writing -----------------------------------------------------------------
 
@@ -406,18 +682,39 @@ class Journal:
 
     @student.setter
     def student(self, name: str) -> None:
-        """Set the name (spaces trimmed). ValueError when it is empty, too long, or locked."""
+        """Set the name to save under (cleaned), e.g. from a name box. ValueError when it is
+        empty, too long, or locked. This does not tell :meth:`on_identify` listeners: a typed
+        name is not proof of who is at the page (see :meth:`identify`)."""
         name = _clean_name(name)
         if self._locked and name != self._student:
             raise ValueError(f"You are logged in as {self._student}, so your answers are saved "
                              "under that name.")
         self._student = name
 
+    def identify(self, name: str) -> None:
+        """The page now knows who its student is (for example a class roster login checked a
+        code): set :attr:`student` and tell every :meth:`on_identify` listener, so the page's
+        Discuss boxes show that student's saved work.
+
+        Raises:
+            ValueError: as the :attr:`student` setter (empty, too long, a different login).
+        """
+        self.student = name
+        for listener in list(self._listeners):
+            try:
+                listener(self._student)
+            except Exception:
+                log.exception("A listener of the student's name failed")
+
+    def on_identify(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(name)`` each time :meth:`identify` names the page's student."""
+        self._listeners.append(callback)
+
     # --- writing ------------------------------------------------------------------------
 
     def save(self, card, answer: str, prompt: str | None = None, answer_id: str | None = None,
              lesson: str | None = None) -> str:
-        """Save one answer, exactly as typed, and return its id.
+        """Save one answer, exactly as typed, and return its id; this card's draft is removed.
 
         Saving again with the same ``answer_id`` (a retry after a hiccup) stores nothing new:
         the first row with that id stays (insert-or-ignore on the id).
@@ -435,8 +732,9 @@ class Journal:
 
         Raises:
             ValueError: no student name yet ("Type your name first, then save."), an empty
-                or too long answer, an unknown card, a bad id, or the database refused the save. Nothing is
-                saved then.
+                or too long answer, an unknown card or a bad id. Nothing is saved then.
+            JournalUnavailable: the store refused the save (:data:`SAVE_FAILED` for a one-off,
+                :data:`CANNOT_SAVE` when it cannot store anything now). Nothing is saved then.
         """
         if not self._student:
             raise ValueError("Type your name first, then save.")
@@ -467,59 +765,168 @@ class Journal:
             "id": answer_id, "student": self._student, "lesson": lesson, "card": name,
             "prompt": prompt, "answer": answer, "saved_at": datetime.now(timezone.utc),
         }
+        engine = self.engine
+        stmt = _insert_or_ignore(engine, row)
         try:
-            stmt = _insert_or_ignore(self._engine, row)
-            with self._engine.begin() as conn:
-                if stmt is not None:
-                    conn.execute(stmt)
-                else:  # another database: look first, then insert; a lost race is a duplicate
+            if stmt is not None:
+                self._write([stmt], "Saving an answer")
+            else:  # another database: look first, then insert; a lost race is a duplicate
+                with engine.connect() as conn:
                     seen = conn.execute(sa.select(answers_table.c.id).where(
                         answers_table.c.id == answer_id)).first()
-                    if seen is None:
-                        conn.execute(answers_table.insert().values(**row))
+                if not seen:
+                    self._write([answers_table.insert().values(**row)], "Saving an answer")
         except sa.exc.IntegrityError:
             pass  # the same id was saved at the same moment by a retry: it is stored once
-        except sa.exc.SQLAlchemyError as e:
-            log.exception("Saving answer %s failed", answer_id)
-            raise ValueError(f"Your answer could not be saved just now ({type(e).__name__}). "
-                             "Try Save again in a moment.") from None
+        self._drop_draft(name, lesson)
         return answer_id
 
+    def _drop_draft(self, card: str, lesson: str) -> None:
+        """Remove this student's draft of ``card`` after its answer was saved (best effort: a
+        draft left behind is older than the answer, so it is not shown again)."""
+        if drafts_table.name not in self._tables:
+            return
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(drafts_table.delete().where(
+                    drafts_table.c.student == self._student, drafts_table.c.lesson == lesson,
+                    drafts_table.c.card == card))
+        except (sa.exc.SQLAlchemyError, JournalUnavailable) as e:
+            log.info("A saved answer's draft was not removed: %s", str(e).splitlines()[0][:200])
+
+    def save_draft(self, card, text: str, lesson: str | None = None) -> bool:
+        """Keep ``text`` as this student's draft for ``card`` (replacing the last one).
+
+        A draft is not an answer: no teacher's view or export shows it. An empty or all-space
+        ``text`` removes the draft. Text over :data:`MAX_ANSWER` characters is kept cut to that.
+
+        Args:
+            card: a Card or a card's name.
+            text: the words in the box now.
+            lesson: the lesson's name; None uses this journal's ``lesson``.
+
+        Returns:
+            bool: True when a draft is kept now; False when ``text`` was empty (the draft was
+            removed) or this database has no drafts table (a role that may not make it).
+
+        Raises:
+            ValueError: no student name yet, an unknown card, or text that is not a str.
+            JournalUnavailable: the store refused it (see :meth:`save`).
+        """
+        if not self._student:
+            raise ValueError("Type your name first, then save.")
+        if not isinstance(text, str):
+            raise ValueError("A draft must be text.")
+        name, _ = _card_name_and_prompt(card)
+        lesson = self.lesson if lesson is None else lesson
+        self.engine  # noqa: B018 (opens the store again after a problem, or raises)
+        if drafts_table.name not in self._tables:
+            return False
+        key = (drafts_table.c.student == self._student, drafts_table.c.lesson == lesson,
+               drafts_table.c.card == name)
+        if not text.strip():
+            self._write([drafts_table.delete().where(*key)], "Removing a draft")
+            return False
+        text = text[:MAX_ANSWER].encode("utf-8", "replace").decode("utf-8", "replace")
+        row = {"student": self._student, "lesson": lesson, "card": name, "text": text,
+               "saved_at": datetime.now(timezone.utc)}
+        insert = _dialect_insert(self.engine)
+        if insert is not None:
+            stmt = insert(drafts_table).values(**row)
+            stmt = stmt.on_conflict_do_update(index_elements=["student", "lesson", "card"],
+                                              set_={"text": text, "saved_at": row["saved_at"]})
+            self._write([stmt], "Keeping a draft")
+        else:
+            self._write([drafts_table.delete().where(*key), drafts_table.insert().values(**row)],
+                        "Keeping a draft")
+        return True
+
     # --- reading ------------------------------------------------------------------------
+
+    def _read(self, query, what: str):
+        """Rows of ``query`` (mappings); storage errors become JournalUnavailable."""
+        engine = self.engine
+        try:
+            with engine.connect() as conn:
+                return conn.execute(query).mappings().all()
+        except sa.exc.SQLAlchemyError as e:
+            log.warning("%s failed: %s", what, str(e).splitlines()[0][:200])
+            raise JournalUnavailable("The saved answers cannot be read just now. Try again in "
+                                     "a moment.") from None
 
     def _frame(self, query) -> pd.DataFrame:
         import pandas as pd  # here, not at the top: a lesson kernel without tables saves ~45 MiB
 
-        with self._engine.connect() as conn:
-            rows = conn.execute(query).mappings().all()
+        rows = self._read(query, "Reading answers")
         df = pd.DataFrame([dict(r) for r in rows], columns=COLUMNS)
         df["saved_at"] = pd.to_datetime(df["saved_at"], utc=True)
         return df
 
-    def answers(self, all_students: bool = False) -> pd.DataFrame:
-        """The saved answers as a table, oldest first.
+    def _answers_query(self, all_students: bool, lessons, students, since):
+        q = sa.select(answers_table).order_by(answers_table.c.saved_at, answers_table.c.id)
+        if not all_students:
+            q = q.where(answers_table.c.student == (self._student or ""))
+            if not self._student:
+                q = q.where(sa.false())
+        if lessons:
+            q = q.where(answers_table.c.lesson.in_(list(lessons)))
+        if students:
+            q = q.where(answers_table.c.student.in_([clean_name(s) for s in students]))
+        if since is not None:
+            q = q.where(answers_table.c.saved_at > since)
+        return q
+
+    def answers(self, all_students: bool = False, lessons: Iterable[str] | None = None,
+                students: Iterable[str] | None = None, since: datetime | None = None) -> pd.DataFrame:
+        """The saved answers as a table, oldest first (never drafts).
 
         Args:
             all_students: False (the default) gives only this student's rows (none when there is
                 no name yet); True gives everyone's (for the teacher).
+            lessons: only these lessons' rows (None: every lesson).
+            students: only these students' rows (None: every student allowed above).
+            since: only rows saved after this time (an aware datetime; for a live view).
 
         Returns:
             pandas.DataFrame with the columns of :data:`COLUMNS`; ``saved_at`` is a UTC time.
+
+        Raises:
+            JournalUnavailable: the store cannot be read now.
         """
-        q = sa.select(answers_table).order_by(answers_table.c.saved_at, answers_table.c.id)
-        if not all_students:
-            if not self._student:
-                return self._frame(q.where(sa.false()))
-            q = q.where(answers_table.c.student == self._student)
-        return self._frame(q)
+        return self._frame(self._answers_query(all_students, lessons, students, since))
 
     def _latest(self, student: str, card: str, lesson: str) -> str | None:
-        q = (sa.select(answers_table.c.answer)
+        found = self._latest_row(student, card, lesson)
+        return found.text if found else None
+
+    def _latest_row(self, student: str, card: str, lesson: str) -> Saved | None:
+        q = (sa.select(answers_table.c.answer, answers_table.c.saved_at)
              .where(answers_table.c.student == student, answers_table.c.card == card,
                     answers_table.c.lesson == lesson)
              .order_by(answers_table.c.saved_at.desc()).limit(1))
-        with self._engine.connect() as conn:
-            return conn.execute(q).scalar()
+        rows = self._read(q, "Reading an answer")
+        return Saved(rows[0]["answer"], _utc(rows[0]["saved_at"])) if rows else None
+
+    def latest(self, card, lesson: str | None = None, student: str | None = None) -> Saved | None:
+        """The latest saved answer about ``card`` in ``lesson``, with its time.
+
+        Args:
+            card: a Card or a card's name.
+            lesson: the lesson's name; None uses this journal's ``lesson``.
+            student: whose; None: this journal's student.
+
+        Returns:
+            Saved | None: the words and time, or None when there is none (or no name).
+
+        Raises:
+            ValueError: an unknown card name.
+            JournalUnavailable: the store cannot be read now.
+        """
+        name, _ = _card_name_and_prompt(card)
+        who = student if student is not None else self._student
+        if not who:
+            return None
+        return self._latest_row(who, name, self.lesson if lesson is None else lesson)
 
     def answer_for(self, card, lesson: str | None = None) -> str | None:
         """This student's latest saved answer about ``card`` in ``lesson``.
@@ -533,32 +940,60 @@ class Journal:
 
         Raises:
             ValueError: an unknown card name.
+            JournalUnavailable: the store cannot be read now.
         """
         name, _ = _card_name_and_prompt(card)
         if not self._student:
             return None
         return self._latest(self._student, name, self.lesson if lesson is None else lesson)
 
-    def export_csv(self, path, all_students: bool = False) -> int:
-        """Write the answers to a CSV file (UTF-8, a header line, one line per answer).
+    def draft_for(self, card, lesson: str | None = None, student: str | None = None) -> Draft | None:
+        """The draft kept for ``card`` in ``lesson`` (this student's, or ``student``'s).
+
+        Returns:
+            Draft | None: the draft, or None when there is none (or no name).
+
+        Raises:
+            ValueError: an unknown card name.
+            JournalUnavailable: the store cannot be read now.
+        """
+        name, _ = _card_name_and_prompt(card)
+        who = student if student is not None else self._student
+        if not who:
+            return None
+        self.engine  # noqa: B018 (opens the store again after a problem, or raises)
+        if drafts_table.name not in self._tables:
+            return None
+        q = sa.select(drafts_table.c.text, drafts_table.c.saved_at).where(
+            drafts_table.c.student == who, drafts_table.c.card == name,
+            drafts_table.c.lesson == (self.lesson if lesson is None else lesson))
+        rows = self._read(q, "Reading a draft")
+        return Draft(rows[0]["text"], _utc(rows[0]["saved_at"])) if rows else None
+
+    def export_csv(self, path, all_students: bool = False, lessons: Iterable[str] | None = None,
+                   students: Iterable[str] | None = None) -> int:
+        """Write the answers (never drafts) to a CSV file a spreadsheet opens safely.
+
+        See :func:`write_csv` (UTF-8 with a byte order mark, one line per answer, formulas
+        written as text).
 
         Args:
-            path: the file to write (str or Path); it is replaced if it exists.
+            path: the file to write (str or Path; replaced if it exists) or an open text file.
             all_students: as in :meth:`answers` (False: only this student's rows).
+            lessons: only these lessons (None: all).
+            students: only these students (None: all allowed by ``all_students``).
 
         Returns:
             int: how many answers were written.
 
         Raises:
             ValueError: the file cannot be written (the message names it).
+            JournalUnavailable: the store cannot be read now.
         """
-        df = self.answers(all_students=all_students)
-        try:
-            df.to_csv(path, index=False, encoding="utf-8")
-        except OSError as e:
-            raise ValueError(f"Cannot write {path}: {e.strerror or e}.") from None
-        return len(df)
+        rows = self._read(self._answers_query(all_students, lessons, students, None),
+                          "Reading answers")
+        return write_csv([dict(r) for r in rows], path, columns=COLUMNS)
 
     def __repr__(self) -> str:
         who = self._student or "no name yet"
-        return f"<Journal {_shown_url(self.url)!r} student={who!r} lesson={self.lesson!r}>"
+        return f"<Journal {self._shown_url()!r} student={who!r} lesson={self.lesson!r}>"

@@ -11,6 +11,8 @@ is safe to run at every Hub start):
 
 * ``answers``: the journal's table (the same columns as ``tokens_edu.journal``), and ``games``,
   the saved games' table (as ``tokens_edu.saved_games``), both with row-level security on;
+* ``drafts``: the journal's drafts (text typed but not saved yet, so a reload brings it back),
+  each student reading and writing only their own (teachers never see drafts);
 * ``tokens_edu_logins``: which database login belongs to which JupyterHub name (students cannot
   read it);
 * ``tokens_edu_student()``: the JupyterHub name of the login that calls it (``SECURITY DEFINER``,
@@ -35,7 +37,7 @@ import secrets
 import sqlalchemy as sa
 
 __all__ = ["prepare_database", "student_login", "teacher_login", "role_for", "scram_verifier",
-           "answers_table", "STUDENTS", "TEACHERS"]
+           "answers_table", "drafts_table", "games_table", "STUDENTS", "TEACHERS"]
 
 STUDENTS = "tokens_edu_students"
 TEACHERS = "tokens_edu_teachers"
@@ -58,6 +60,15 @@ answers_table = sa.Table(
 )
 _by_student = sa.Index("ix_answers_student_lesson_card", answers_table.c.student,
                        answers_table.c.lesson, answers_table.c.card, answers_table.c.saved_at)
+drafts_table = sa.Table(
+    "drafts",
+    _metadata,
+    sa.Column("student", sa.String(200), primary_key=True),
+    sa.Column("lesson", sa.String(200), primary_key=True),
+    sa.Column("card", sa.String(200), primary_key=True),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("saved_at", sa.DateTime(timezone=True), nullable=False),
+)
 
 
 # The saved games' table, as tokens_edu.saved_games makes it (also checked by the tests).
@@ -150,6 +161,13 @@ def prepare_database(engine: sa.Engine) -> None:
             "USING (student = tokens_edu_student()) WITH CHECK (student = tokens_edu_student())",
             "DROP POLICY IF EXISTS teachers_read ON answers",
             f"CREATE POLICY teachers_read ON answers FOR SELECT TO {TEACHERS} USING (true)",
+            # drafts: a student keeps, replaces and removes their own; nobody else sees them
+            "REVOKE ALL ON drafts FROM PUBLIC",
+            f"GRANT SELECT, INSERT, UPDATE, DELETE ON drafts TO {STUDENTS}",
+            "ALTER TABLE drafts ENABLE ROW LEVEL SECURITY",
+            "DROP POLICY IF EXISTS own_rows ON drafts",
+            f"CREATE POLICY own_rows ON drafts FOR ALL TO {STUDENTS} "
+            "USING (student = tokens_edu_student()) WITH CHECK (student = tokens_edu_student())",
             # saved games: a student keeps and updates their own games (never deletes them)
             "REVOKE ALL ON games FROM PUBLIC",
             f"GRANT SELECT, INSERT, UPDATE ON games TO {STUDENTS}",

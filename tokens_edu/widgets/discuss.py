@@ -7,26 +7,48 @@ student, same lesson) and the saved answer is back in the box.
 Who is writing:
 
 * on JupyterHub (``JUPYTERHUB_USER`` set) the name is the login; the name box shows it, locked;
+* when the journal already knows the name (given in code, or set later by a class roster login
+  through ``journal.student``), there is no name box;
 * otherwise a name box comes first, prefilled from the page's ``?student=`` query; the student
   fills it in before saving. Under it a short line says that this name is not a password.
+  Names are cleaned as everywhere (:func:`tokens_edu.names.clean_name`).
 
-Whose saved answer comes back: only the page's own. The page's identity is the JupyterHub login,
-else the name the journal was given in code, else the page's ``?student=`` query. A name typed
-in the name box is used for saving, but typing a classmate's name never pulls their saved answer
-into the box (anyone can type any name; for privacy, teachers use JupyterHub logins).
+Whose saved work comes back: only the page's own. The page's identity is the JupyterHub login,
+else the name the journal was given in code (or by a roster login), else the page's
+``?student=`` query. A name typed in the name box is used for saving, but typing a classmate's
+name never pulls their answer or draft into the box (anyone can type any name; for privacy,
+teachers use JupyterHub logins).
+
+Nothing a student writes is lost (issue 9, "answers never lost"). The writing area is a small
+custom widget (:class:`AnswerBox`, front end ``static/discuss.js``):
+
+* **Save saves what is shown.** The click sends the text exactly as on screen; the box says
+  "Saved at 10:42:05" only after the kernel stored that very text (its reply names the text), and
+  the box turns green with the button reading "Saved ✓". Typing again turns it back.
+* **Drafts.** A moment after typing stops, the text is kept as a *draft* (not an answer: the
+  teacher's views and exports never show drafts). A reload brings the draft back, marked "not
+  saved yet"; saving removes it.
+* **Leaving asks first** when the box holds text that is not saved.
+* **Lost contact.** If the kernel or the server stops answering, within about 6 seconds the page
+  shows "Lost contact with the lesson server. Your text is still in the box: copy it, then
+  reload." and Save says it did not save; a reload (when the server is back) restores the
+  saved answer and the draft.
+* **Plain words.** A failed save says "Your answer couldn't be saved just now. It is still in
+  the box: try Save again." (or that answers can't be saved right now, when the store is full
+  or read-only), never an exception's name; a retry reuses the same answer id, so a save that
+  did reach the database is never stored twice. Every callback catches its own errors (on Voila
+  an error in a callback shows nowhere), shows a friendly line and logs the detail.
 
 Answers are at most :data:`~tokens_edu.journal.MAX_ANSWER` characters (5,000): past 4,000 a
 counter under the box shows how many are used, and past the limit it says, in red, to make the
 answer shorter; Save then refuses with the same plain words and keeps the text.
 
-Nothing a student writes is lost: a failed save keeps the words in the box, says so in plain
-words, and a retry reuses the same answer id, so a save that did reach the database is never
-stored twice. Every callback catches its own errors (on Voila an error in a callback shows
-nowhere), shows a friendly line and logs the detail. Everything typed is shown escaped.
-
 Stable CSS classes for browser tests and styling: ``tokens-discuss`` (the whole box),
-``tokens-discuss-name``, ``tokens-discuss-name-note``, ``tokens-discuss-answer``,
-``tokens-discuss-count``, ``tokens-discuss-save``, ``tokens-discuss-status``.
+``tokens-discuss-name``, ``tokens-discuss-name-note``, ``tokens-discuss-answer`` (holds the
+``textarea``), ``tokens-discuss-count``, ``tokens-discuss-save`` (a ``button``),
+``tokens-discuss-status``, ``tokens-discuss-note``; on the writing area the state classes
+``tokens-discuss-saved``, ``-draft``, ``-unsaved``, ``-empty``, ``-lost``, ``-saving``; and the
+page banner ``tokens-lost-contact``.
 """
 
 from __future__ import annotations
@@ -35,24 +57,143 @@ import html
 import logging
 import uuid
 from datetime import datetime
+from pathlib import Path
 
+import anywidget
 import ipywidgets as widgets
+import traitlets
 
 from ..cards import Card, load_cards
-from ..journal import MAX_ANSWER, too_long_message
+from ..journal import MAX_ANSWER, JournalUnavailable, too_long_message
+from ..names import clean_name
 
-__all__ = ["DiscussBox"]
+__all__ = ["DiscussBox", "AnswerBox"]
 
 log = logging.getLogger(__name__)
 
-_OK = "#1d5e20"
-_BAD = "#8a1c1c"
+_STATIC = Path(__file__).resolve().parent / "static"
 
 #: The character counter under the answer box appears past this many characters.
 COUNT_FROM = 4000
 
 NAME_NOTE = ("This name is not a password: anyone can type any name. Your saved answer comes "
              "back only on your own lesson link.")
+
+
+class AnswerBox(anywidget.AnyWidget):
+    """The writing area of a Discuss box: a text box, a counter, Save, a status line.
+
+    The front end (``static/discuss.js``) owns the text box. It sends the kernel three kinds of
+    messages, in order: ``{"type": "draft", "text", "seq"}`` a moment after typing stops,
+    ``{"type": "save", "text", "seq"}`` on Save (the text as shown), and ``{"type": "ping"}``
+    (answered with ``{"type": "pong"}``; silence means lost contact). The kernel answers a draft
+    or a save by setting the traits below in one update, ``ack`` last known ``seq``.
+
+    Args:
+        on_save: ``on_save(text) -> str``: store ``text`` as the answer; return the status line
+            ("Saved at 10:42:05..."); raise ValueError with plain words when it was not stored.
+        on_draft: ``on_draft(text) -> bool``: keep ``text`` as a draft; True when kept.
+        **kwargs: trait values (``value``, ``label``...).
+
+    Traits (synced): ``value`` (the text the kernel last knew, or put in the box), ``saved_text``
+    (the text last stored as the answer), ``draft_text``/``draft_at`` (the draft kept, "HH:MM:SS"),
+    ``status``/``status_kind`` ("ok", "bad", "info" or ""), ``ack``, ``max_length``,
+    ``count_from``, ``placeholder``, ``label``, and the timings ``draft_ms``, ``ping_ms``,
+    ``lost_ms``, ``save_timeout_ms``.
+    """
+
+    _esm = _STATIC / "discuss.js"
+    _css = _STATIC / "discuss.css"
+
+    value = traitlets.Unicode("").tag(sync=True)
+    saved_text = traitlets.Unicode("").tag(sync=True)
+    draft_text = traitlets.Unicode("").tag(sync=True)
+    draft_at = traitlets.Unicode("").tag(sync=True)
+    status = traitlets.Unicode("").tag(sync=True)
+    status_kind = traitlets.Unicode("").tag(sync=True)
+    ack = traitlets.Int(0).tag(sync=True)
+    max_length = traitlets.Int(MAX_ANSWER).tag(sync=True)
+    count_from = traitlets.Int(COUNT_FROM).tag(sync=True)
+    placeholder = traitlets.Unicode("Write your answer here.").tag(sync=True)
+    label = traitlets.Unicode("Your answer").tag(sync=True)
+    draft_ms = traitlets.Int(1200).tag(sync=True)
+    ping_ms = traitlets.Int(1500).tag(sync=True)
+    lost_ms = traitlets.Int(6000).tag(sync=True)
+    save_timeout_ms = traitlets.Int(10000).tag(sync=True)
+
+    def __init__(self, on_save=None, on_draft=None, **kwargs):
+        super().__init__(**kwargs)
+        self._on_save = on_save
+        self._on_draft = on_draft
+        self._seq = 0
+        self.on_msg(lambda _w, content, _buffers: self.handle(content))
+
+    def handle(self, content: dict) -> None:
+        """Act on one message from the front end (also how tests play the student's part).
+
+        Never raises: an error becomes the status line (the front end then shows "not saved").
+        """
+        try:
+            kind = content.get("type") if isinstance(content, dict) else None
+            if kind == "ping":
+                self.send({"type": "pong", "n": content.get("n")})
+                return
+            seq = int(content.get("seq") or 0)
+            text = content.get("text")
+            if not isinstance(text, str) or kind not in ("draft", "save"):
+                return
+            if seq and seq < self._seq:
+                return  # an older message overtaken by a newer one: never undo newer text
+            self._seq = max(self._seq, seq)
+            if kind == "draft":
+                self._draft(text, seq)
+            else:
+                self._save(text, seq)
+        except Exception:
+            log.exception("AnswerBox: a message from the page could not be handled")
+
+    def _draft(self, text: str, seq: int) -> None:
+        kept = False
+        try:
+            kept = bool(self._on_draft(text)) if self._on_draft else False
+        except ValueError as e:  # no name yet, store down: a draft is a quiet safety net
+            log.info("Draft not kept: %s", e)
+        except Exception:
+            log.exception("AnswerBox: keeping a draft failed")
+        with self.hold_sync():
+            self.value = text
+            if kept:
+                self.draft_text = text
+                self.draft_at = datetime.now().strftime("%H:%M:%S")
+            self.ack = max(self.ack, seq)
+
+    def _save(self, text: str, seq: int) -> None:
+        ok = False
+        try:
+            if self._on_save is None:
+                raise ValueError("This box has nowhere to save.")
+            message = self._on_save(text)
+            ok = True
+        except ValueError as e:
+            message = str(e)
+        except Exception:
+            log.exception("AnswerBox: saving failed")
+            message = "Sorry, I could not save your answer just now. Your words are still here: try again in a moment."
+        with self.hold_sync():
+            self.value = text
+            if ok:
+                self.saved_text = text
+                self.draft_text = ""
+                self.draft_at = ""
+            self.status = message
+            self.status_kind = "ok" if ok else "bad"
+            self.ack = max(self.ack, seq)
+
+    def say(self, text: str, kind: str = "info") -> None:
+        """Show ``text`` (plain) in the status line."""
+        with self.hold_sync():
+            self.status = text
+            self.status_kind = kind
 
 
 def _card_html(card: Card) -> str:
@@ -97,17 +238,12 @@ class DiscussBox(widgets.VBox):
         name_note: the ``HTML`` line under an editable name box ("This name is not a
             password..."), or None.
         own_name: the page's identity (login, the journal's name, or the ``?student=`` query;
-            ``""`` when none): the only name whose saved answer is put back in the box.
-        answer_box: the ``Textarea`` the student writes in.
-        counter: the ``HTML`` under it: empty up to 4,000 characters, then "N of 5,000
-            characters", red and "too long" past the limit.
-        save_button: the Save ``Button``.
-        status: the ``HTML`` line that says what happened ("Saved at 10:42.").
+            ``""`` when none): the only name whose saved answer and draft are put in the box.
+        answer: the :class:`AnswerBox` (text box, counter, Save, status line).
         last_saved_id: the id of the last answer saved from this box, or None.
 
     Raises:
-        ValueError: an unknown card name (the message suggests close names), or the journal
-            cannot be opened.
+        ValueError: an unknown card name (the message suggests close names).
     """
 
     def __init__(self, card, journal=None, prompt: str | None = None, **kwargs):
@@ -125,9 +261,10 @@ class DiscussBox(widgets.VBox):
 
         self.card_view = widgets.HTML(_card_html(self.card))
         self.card_view.add_class("tokens-discuss-card")
+        question = self.prompt or "What do you think about this card?"
         self.question = widgets.HTML(
             f'<p style="font-size:16px;margin:6px 0"><strong>Discuss:</strong> '
-            f"{html.escape(self.prompt or 'What do you think about this card?')}</p>")
+            f"{html.escape(question)}</p>")
         self.question.add_class("tokens-discuss-question")
 
         self.name_box: widgets.Text | None = None
@@ -137,7 +274,7 @@ class DiscussBox(widgets.VBox):
             self.name_box = widgets.Text(value=journal.student, description="Your name:",
                                          disabled=True)
         elif not journal.student:
-            self.own_name = " ".join(self._query_name().split())
+            self.own_name = clean_name(self._query_name())
             self.name_box = widgets.Text(value=self.own_name, placeholder="Type your name",
                                          description="Your name:", continuous_update=False)
             self.name_box.observe(self._on_name, names="value")
@@ -148,33 +285,36 @@ class DiscussBox(widgets.VBox):
             self.name_box.add_class("tokens-discuss-name")
             self.name_box.style.description_width = "initial"
 
-        # continuous_update: the kernel always holds what is on screen, so a click on Save
-        # right after typing saves exactly what was typed (messages arrive in order). Each
-        # keystroke sends the whole text, which the MAX_ANSWER limit keeps small (<= ~20 KB).
-        self.answer_box = widgets.Textarea(placeholder="Write your answer here.",
-                                           continuous_update=True,
-                                           layout=widgets.Layout(width="100%", height="7em"))
-        self.answer_box.add_class("tokens-discuss-answer")
-        self.counter = widgets.HTML("")
-        self.counter.add_class("tokens-discuss-count")
-        self.answer_box.observe(self._on_answer, names="value")
-        self.save_button = widgets.Button(description="Save", button_style="primary",
-                                          icon="save", tooltip="Save your answer")
-        self.save_button.add_class("tokens-discuss-save")
-        self.save_button.on_click(self._on_save)
-        self.status = widgets.HTML("")
-        self.status.add_class("tokens-discuss-status")
+        self.answer = AnswerBox(on_save=self._save_from_page, on_draft=self._draft_from_page,
+                                label=f"Your answer to: {question}")
 
         children = [self.card_view, self.question]
         if self.name_box is not None:
             children.append(self.name_box)
         if self.name_note is not None:
             children.append(self.name_note)
-        children += [self.answer_box, self.counter,
-                     widgets.HBox([self.save_button, self.status])]
+        children.append(self.answer)
         super().__init__(children=children, **kwargs)
         self.add_class("tokens-discuss")
+        try:
+            journal.on_identify(self._on_identify)
+        except AttributeError:  # a journal-like object without listeners
+            pass
+        if getattr(journal, "problem", None):
+            self.answer.say("Answers can't be saved right now: the lesson server cannot store "
+                            "them. You can still write and play.", "bad")
         self._safely("find your saved answer", self._load_saved)
+
+    # -- the old names (a Textarea-like and a status-like object) ----------------------------
+    @property
+    def answer_box(self) -> AnswerBox:
+        """The writing area (its ``value`` is the text the kernel knows); see :attr:`answer`."""
+        return self.answer
+
+    @property
+    def status_text(self) -> str:
+        """The status line's plain text ("Saved at 10:42:05. Well done, Ana!")."""
+        return self.answer.status
 
     # -- helpers ----------------------------------------------------------------------------
     @staticmethod
@@ -188,71 +328,77 @@ class DiscussBox(widgets.VBox):
             log.warning("Could not read the page's query.", exc_info=True)
             return ""
 
-    def _say(self, text: str, ok: bool = True) -> None:
-        """Show ``text`` (escaped) in the status line, green when ``ok`` else red."""
-        color = _OK if ok else _BAD
-        self.status.value = f'<span style="color:{color}">{html.escape(text)}</span>' if text else ""
-
-    def _safely(self, what: str, fn, *args) -> None:
+    def _safely(self, what: str, fn, *args):
         """Run ``fn``; a ValueError's plain message or a friendly line goes to the status line."""
         try:
-            fn(*args)
+            return fn(*args)
         except ValueError as e:
             log.info("DiscussBox: %s: %s", what, e)
-            self._say(str(e), ok=False)
+            self.answer.say(str(e), "bad")
         except Exception:
             log.exception("DiscussBox: could not %s", what)
-            self._say(f"Sorry, I could not {what} just now. Your words are still here: "
-                      "try again in a moment.", ok=False)
+            self.answer.say(f"Sorry, I could not {what} just now. Your words are still here: "
+                            "try again in a moment.", "bad")
+        return None
 
     def _typed_name(self) -> str:
         """The name to save under: the name box's text, else the journal's name ("" if none)."""
         if self.name_box is not None and not self.journal.student_locked:
-            typed = " ".join(self.name_box.value.split())
+            typed = clean_name(self.name_box.value)
             if typed:
                 return typed
         return self.journal.student or ""
 
-    def _count(self) -> None:
-        """Update the counter under the answer box (empty while the answer is short)."""
-        n = len(self.answer_box.value)
-        if n > MAX_ANSWER:
-            text = (f'<span style="color:{_BAD}">Too long: {n:,} of {MAX_ANSWER:,} characters. '
-                    "Make it shorter to save.</span>")
-        elif n > COUNT_FROM:
-            text = f'<span style="color:#444">{n:,} of {MAX_ANSWER:,} characters</span>'
-        else:
-            text = ""
-        if self.counter.value != text:  # one small message only when the words change
-            self.counter.value = text
-
     def _load_saved(self) -> None:
-        """Put the page's own latest saved answer in an empty answer box.
+        """Put the page's own latest saved answer, or a newer draft, in an empty answer box.
 
         Only for the page's identity (:attr:`own_name`): a classmate's name typed in the name
-        box never brings their answer onto this page.
+        box never brings their work onto this page.
         """
         name = self._typed_name()
-        if not name or name != self.own_name or self.answer_box.value.strip():
+        if not name or name != self.own_name or self.answer.value.strip():
             return
-        saved = self.journal._latest(name, self.card.name, self.journal.lesson)
-        if saved is not None:
-            self.answer_box.value = saved
-            self._attempt = ((name, self.journal.lesson, saved), "")
-            self._say("Here is the answer you saved before. You can change it and save again.")
+        lesson = self.journal.lesson
+        try:
+            found = self.journal.latest(self.card, lesson=lesson, student=name)
+            draft = self.journal.draft_for(self.card, lesson=lesson, student=name)
+        except JournalUnavailable as e:
+            log.info("DiscussBox: saved work not read: %s", e)
+            return
+        saved = found.text if found else None
+        if draft is not None and found is not None and draft.saved_at <= found.saved_at:
+            draft = None  # saved since (a draft left behind): the answer is newer
+        with self.answer.hold_sync():
+            if saved is not None:
+                self.answer.saved_text = saved
+                self.answer.value = saved
+                self._attempt = ((name, lesson, saved), "")
+            if draft is not None and draft.text != saved:
+                self.answer.value = draft.text
+                self.answer.draft_text = draft.text
+                self.answer.draft_at = draft.saved_at.astimezone().strftime("%H:%M:%S")
+                self.answer.say("Here is the draft you were writing. It is not saved yet: "
+                                "press Save when it's ready.", "info")
+            elif saved is not None:
+                self.answer.say("Here is the answer you saved before. You can change it and "
+                                "save again.", "info")
 
     # -- actions ----------------------------------------------------------------------------
-    def save(self) -> str:
-        """Save what is in the answer box now, under the name given (what Save does).
+    def save(self, text: str | None = None) -> str:
+        """Save ``text`` (default: the text the box holds now) under the name given.
+
+        Args:
+            text: the words to save; None uses :attr:`answer`'s ``value``.
 
         Returns:
             str: the saved answer's id (a UUID string).
 
         Raises:
-            ValueError: no name yet, an empty answer, or the journal could not save; nothing
-                is lost: the words stay in the box.
+            ValueError: no name yet, an empty or too long answer, or the journal could not save
+                (:class:`~tokens_edu.journal.JournalUnavailable`, plain words); nothing is lost:
+                the words stay in the box.
         """
-        text = self.answer_box.value  # read at click time: exactly what is on screen
+        text = self.answer.value if text is None else text
         name = self._typed_name()
         if not name:
             raise ValueError("Type your name first, then save.")
@@ -270,17 +416,43 @@ class DiscussBox(widgets.VBox):
         self._attempt = (key, answer_id)
         saved_id = self.journal.save(self.card, text, prompt=self.prompt, answer_id=answer_id)
         self.last_saved_id = saved_id
-        self._say(f"Saved at {datetime.now().strftime('%H:%M')}. Well done, {self.journal.student}!")
+        with self.answer.hold_sync():
+            self.answer.value = text
+            self.answer.saved_text = text
+            self.answer.draft_text = ""
+            self.answer.draft_at = ""
+            self.answer.say(self._saved_line(), "ok")
         return saved_id
 
-    # -- callbacks (they never raise) -------------------------------------------------------
-    def _on_save(self, _button=None) -> None:
-        self._safely("save your answer", self.save)
+    def _saved_line(self) -> str:
+        return f"Saved at {datetime.now().strftime('%H:%M:%S')}. Well done, {self.journal.student}!"
 
-    def _on_answer(self, change) -> None:
-        self._safely("count the letters", self._count)
+    # -- from the page (they never raise past the AnswerBox) -------------------------------
+    def _save_from_page(self, text: str) -> str:
+        self.save(text)
+        return self._saved_line()
+
+    def _draft_from_page(self, text: str) -> bool:
+        name = self._typed_name()
+        if not name:
+            return False
+        if not self.journal.student_locked and name != self.journal.student:
+            self.journal.student = name
+        self.journal.save_draft(self.card, text)
+        return bool(text.strip())
 
     def _on_name(self, change) -> None:
+        self._safely("find your saved answer", self._load_saved)
+
+    def _on_identify(self, name: str) -> None:
+        """The page learned who its student is (``journal.identify``, e.g. a roster login):
+        that name becomes the page's own, fills the name box and brings back their work."""
+        if self.journal.student_locked:
+            return
+        self.own_name = name
+        if self.name_box is not None and clean_name(self.name_box.value) != name:
+            self.name_box.value = name  # fires _on_name, which loads their work
+            return
         self._safely("find your saved answer", self._load_saved)
 
     def __repr__(self) -> str:

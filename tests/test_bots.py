@@ -94,3 +94,18 @@ def test_greedy_takes_a_winning_task_first():
                            systems=[sys_("Neural Network")]),
                  p1=player(systems=[sys_("Large Language Model", exerted=True)]))
     assert str(GreedyBot().choose(game)) == "task Neural Network"  # R25: 15 wins at once
+
+
+def test_imagine_keeps_what_the_player_sees_and_redeals_the_rest():
+    rng = random.Random(5)
+    for game in positions(3, limit=120):
+        p = game.to_act
+        seen = game.observation(p)
+        other = game.imagine(p, rng)
+        again = other.observation(p)
+        assert again == seen  # hand, board, discards, counts, legal actions: all the same
+        s, t = game._s, other._s
+        q = 1 - p
+        assert sorted(s.hand[q] + s.deck[q] + s.ts[q]) == sorted(t.hand[q] + t.deck[q] + t.ts[q])
+        assert sorted(s.deck[p]) == sorted(t.deck[p]) and s.ts_ex == t.ts_ex
+        assert other.history == () and other.legal_moves() == game.legal_moves()

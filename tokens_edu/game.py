@@ -460,6 +460,46 @@ class Game:
         except Exception as e:  # explain is for students: it must not crash
             return f"That can't be done now: {e}"
 
+    def imagine(self, player: int, rng) -> "Game":
+        """A copy for thinking ahead, in which everything ``player`` may not see is imagined
+        anew: the opponent's hand, deck and face-down Training Set are dealt again at random
+        from the same cards (same sizes, same ready/sideways Training Set), ``player``'s own
+        deck is shuffled, and future shuffles get a new seed. What ``player`` sees (their hand,
+        the board, discard piles, every count) is unchanged, so a computer player that thinks
+        with imagined games never uses the true hidden cards' places. (What a look effect
+        showed ``player`` about their own deck is not kept: the copy forgets it.)
+
+        The copy has no history to undo and no record; use it to play forward with
+        :meth:`push` (and :meth:`pop` back to where it started).
+
+        Args:
+            player: 0 or 1, whose knowledge the copy keeps.
+            rng: a ``random.Random`` (the only source of the imagining, so a seeded one repeats).
+
+        Raises:
+            ValueError: player is not 0 or 1.
+        """
+        player = _check_player(player)
+        s = self._s.copy(trail=False)
+        q = 1 - player
+        hidden = s.hand[q] + s.deck[q] + s.ts[q]
+        rng.shuffle(hidden)
+        nh, nd = len(s.hand[q]), len(s.deck[q])
+        s.hand[q][:] = hidden[:nh]
+        s.deck[q][:] = hidden[nh:nh + nd]
+        s.ts[q][:] = hidden[nh + nd:]
+        rng.shuffle(s.deck[player])
+        s.seed = rng.getrandbits(62)
+        g = object.__new__(Game)
+        g._s = s
+        g._names, g._title, g._origin = self._names, self._title, {"imagined": True}
+        g._history = array("q")
+        g._texts = []
+        g._log = []
+        g._views = None
+        g._forget()
+        return g
+
     def copy(self) -> "Game":
         """An independent copy with the same position and history (undo works on both)."""
         g = object.__new__(Game)

@@ -698,7 +698,9 @@ class GameView(widgets.VBox):
     # -- drawing ----------------------------------------------------------------------------
     def _log_texts(self) -> list[str]:
         """The log lines the viewer may read (the engine's narration, without rule numbers)."""
-        return [_plain(e.text) for e in self.game.log]
+        viewer = self.match.viewer()
+        log = self.game.log_for(viewer) if viewer in (0, 1) else self.game.log
+        return [_plain(e.text) for e in log]
 
     def _status_text(self) -> str:
         g, m = self.game, self.match

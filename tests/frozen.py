@@ -21,13 +21,14 @@ def hidden_zones(game: Game) -> tuple:
     """Per player: deck names top first, Training Set as (name, sideways) oldest first, Actions
     being resolved, cards trained this turn; and the extra Trains allowed this turn."""
     s = game._s
+    name = game.card_of
     out = []
-    for pl in s.players:
+    for p in (0, 1):
         out.append((
-            tuple(game.card_of(i).name for i in reversed(pl.deck)),
-            tuple((game.card_of(i).name, ex) for i, ex in zip(pl.ts, pl.ts_ex)),
-            tuple(game.card_of(i).name for i in pl.resolving),
-            pl.trained if pl.trained_turn == s.turn else 0,
+            tuple(name(i).name for i in reversed(s.deck[p])),
+            tuple((name(i).name, ex) for i, ex in zip(s.ts[p], s.ts_ex[p])),
+            tuple(name(i).name for i in s.resolving[p]),
+            s.trained[p] if s.trained_turn[p] == s.turn else 0,
         ))
     extra = s.extra_trains if s.extra_trains_turn == s.turn else 0
     return tuple(out), extra

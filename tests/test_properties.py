@@ -19,10 +19,10 @@ TURN_LIMIT = 40
 
 def zone_names(game: Game, p: int) -> Counter:
     """Every card player p owns, in every zone (white-box: reads the engine's state)."""
-    pl = game._s.players[p]
-    ids = pl.hand + pl.deck + pl.discard + pl.ts + pl.resolving + [x.iid for x in pl.systems + pl.tools]
+    s = game._s
+    ids = s.hand[p] + s.deck[p] + s.discard[p] + s.ts[p] + s.resolving[p] + s.systems[p] + s.tools[p]
     assert len(ids) == len(set(ids)), "a card is in two places at once"
-    assert all(game._owner[i] == p for i in ids), "a card changed owner"
+    assert all(s.owner[i] == p for i in ids), "a card changed owner"
     return Counter(game.card_of(i).name for i in ids)
 
 
@@ -30,13 +30,13 @@ def check_invariants(game: Game, deck_lists: list[Counter]) -> None:
     """The rules' invariants: conservation, Flags < Trust, Data, Tokens, who acts."""
     for p in (0, 1):
         assert zone_names(game, p) == deck_lists[p]
-        pl = game._s.players[p]
-        for x in pl.systems:
-            if x.flags >= game.card_of(x.iid).tru:  # only while a Model Card decision is pending (R15, R16)
-                assert game.pending.startswith("Model Card") and x.iid in game._s.doom[0], \
+        s = game._s
+        for x in s.systems[p]:
+            if s.flags[x] >= game.card_of(x).tru:  # only while a Model Card decision is pending (R15, R16)
+                assert game.pending.startswith("Model Card") and x in s.doom[0], \
                     "a System at its Trust stayed in play (R15)"
-        assert len(pl.ts) == len(pl.ts_ex)
-        assert not pl.resolving or game.pending is not None, "a resolved Action must reach the discard pile (R18)"
+        assert len(s.ts[p]) == len(s.ts_ex[p])
+        assert not s.resolving[p] or game.pending is not None, "a resolved Action must reach the discard pile (R18)"
         obs = game.observation(p)
         assert 0 <= obs.data_ready[p] <= obs.training_set[p]
         assert obs.tokens[p] >= 0

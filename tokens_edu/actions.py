@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .cards import plain_text as _plain
 from .errors import IllegalAction
 
 __all__ = ["Action", "KINDS", "normalize"]
@@ -46,10 +47,12 @@ _MAX_TEXT = 200
 def normalize(text: str) -> str:
     """The canonical, case-folded form of an action text, used to match what a student typed.
 
-    Collapses spaces, writes arrows as `` -> ``, commas as ``, ``, ``#2`` with one space before
-    it, and drops ``#1`` (the first card of a name needs no number).
+    Makes typographic quotes, apostrophes and dashes plain (``AI Isn’t Magic``), collapses
+    spaces, trims stray punctuation from the ends (``task Chatbot.``), writes arrows as
+    `` -> ``, commas as ``, ``, ``#2`` with one space before it, and drops ``#1`` (the first
+    card of a name needs no number).
     """
-    t = _SPACES.sub(" ", text.strip()).casefold()
+    t = _SPACES.sub(" ", _plain(text)).casefold()
     t = _ARROW.sub(" -> ", t)
     t = _COMMA.sub(", ", t)
     t = _FIRST.sub("", t)
@@ -117,7 +120,7 @@ class Action:
             )
         if len(text) > _MAX_TEXT:
             raise IllegalAction("That action text is far too long to be an action.", action=text[:40] + "...")
-        raw = _SPACES.sub(" ", text.strip())
+        raw = _SPACES.sub(" ", _plain(text))
         low = raw.casefold()
         if not raw:
             raise IllegalAction("Type an action, like 'end turn' or 'task Chatbot'.", action=text)

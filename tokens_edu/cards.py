@@ -2,7 +2,7 @@
 
 The Alpha Set lives in ``cards/alpha-set.yaml`` at the project's root (and inside the installed
 package in a wheel: see :mod:`tokens_edu.bundle`). This module only reads
-and checks that data; what each card *does* lives in :mod:`tokens_edu.effects`. A new vanilla
+and checks that data; what each card *does* lives in :mod:`tokens_edu.engine.effects`. A new vanilla
 System (no rules text) needs only a new record in the YAML file.
 """
 
@@ -19,7 +19,7 @@ import yaml
 from .bundle import card_file
 from .errors import CardDataError
 
-__all__ = ["Card", "CardPool", "UnknownCard", "load_cards", "COLORS", "CARD_TYPES", "RARITIES", "DEFAULT_CARDS_PATH"]
+__all__ = ["Card", "CardPool", "UnknownCard", "load_cards", "plain_text", "fold_name", "COLORS", "CARD_TYPES", "RARITIES", "DEFAULT_CARDS_PATH"]
 
 #: The five colors of the Alpha Set, in print order; ``any`` fits every deck and is no color (R1).
 COLORS = ("green", "blue", "black", "white", "red")
@@ -39,6 +39,30 @@ KEYWORDS = ("Fast-Tracked", "Highly Trusted", "Adversarial", "Big Data", "Attent
 
 #: The Alpha Set's card file: ``cards/alpha-set.yaml`` of a checkout, or the wheel's copy.
 DEFAULT_CARDS_PATH = card_file()
+
+# What tablets, phones and word processors type instead of plain ASCII: curly quotes and
+# apostrophes, dashes, no-break spaces. Card names and action texts are read through this.
+_TYPOGRAPHIC = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u02bc": "'", "\u2032": "'", "\u00b4": "'",
+    "`": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
+    "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": "",
+})
+_STRAY = " \t\r\n.,;:!?\"'()[]{}*_"
+
+
+def plain_text(text: str) -> str:
+    """``text`` with typographic quotes, apostrophes, dashes and odd spaces made plain ASCII,
+    runs of spaces made one, and stray punctuation and quotes trimmed from both ends.
+
+    ``plain_text("“AI Isn’t  Magic.”") == "AI Isn't Magic"``
+    """
+    return " ".join(text.translate(_TYPOGRAPHIC).split()).strip(_STRAY)
+
+
+def fold_name(text: str) -> str:
+    """A typed card name folded for matching: :func:`plain_text`, then case-folded."""
+    return plain_text(text).casefold()
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +84,9 @@ class Card:
         number: the card's number in the set (1-70).
         mechanic: what the card does, restated plainly (the source of truth for the engine).
         rules_text, definition, discuss, learn_more: the card's printed-style words (our own).
+
+    In a notebook a Card shows itself as its card face: :mod:`tokens_edu.render` (imported with
+    the package) gives the class its ``_repr_html_``, so this data module needs no drawing code.
     """
 
     name: str
@@ -107,11 +134,6 @@ class Card:
 
     def __str__(self) -> str:
         return self.name
-
-    def _repr_html_(self) -> str:
-        from .render import render_card
-
-        return render_card(self)
 
 
 class UnknownCard(KeyError):
@@ -201,6 +223,7 @@ class CardPool(Mapping):
                 raise CardDataError(f"Two cards are named {card.name!r}; names must be unique.")
             self._cards[card.name] = card
             self._folded[key] = card
+            self._folded.setdefault(fold_name(card.name), card)
 
     def __getitem__(self, name: str) -> Card:
         card = self.get_card(name)
@@ -209,12 +232,14 @@ class CardPool(Mapping):
         return card
 
     def get_card(self, name: object) -> Card | None:
-        """The Card called ``name`` (case and outer spaces ignored), or None."""
+        """The Card called ``name``, or None. Case, extra spaces, curly quotes and apostrophes
+        (``AI Isn’t Magic``, as tablets type it) and stray punctuation around it are ignored."""
         if isinstance(name, Card):
             return self._cards.get(name.name)
         if not isinstance(name, str):
             return None
-        return self._folded.get(" ".join(name.split()).casefold())
+        card = self._folded.get(" ".join(name.split()).casefold())
+        return card if card is not None else self._folded.get(fold_name(name))
 
     def suggest(self, name: object, n: int = 3) -> list[str]:
         """Up to ``n`` real card names closest to ``name`` (for "did you mean" messages)."""

@@ -39,6 +39,7 @@ class Deck(Sequence):
     def __init__(self, cards: Iterable[Card], name: str = "Deck"):
         self._cards = tuple(cards)
         self.name = name
+        self._problems: list[str] | None = None  # worked out once: a Deck never changes
 
     # -- building -------------------------------------------------------------------------
     @classmethod
@@ -148,6 +149,11 @@ class Deck(Sequence):
     # -- checking ---------------------------------------------------------------------------
     def problems(self) -> list[str]:
         """Every way this deck breaks R1, as plain sentences (empty when it is legal)."""
+        if self._problems is None:
+            self._problems = self._find_problems()
+        return list(self._problems)
+
+    def _find_problems(self) -> list[str]:
         out = []
         n = len(self._cards)
         if n < MIN_DECK_SIZE:

@@ -1,63 +1,156 @@
 """Why an action is not legal: plain-words reasons that name the ruling (R1-R25).
 
 :func:`why_illegal` is what :meth:`Game.apply` raises and :meth:`Game.explain` returns for an
-action that is not among :meth:`Game.legal_actions`. It reads the game only; it never changes it.
+action that is not among the legal actions. It finds the reason by asking the same predicates
+the move generator uses (:mod:`tokens_edu.engine.rules`), so a rule is written once; this
+module only puts each reason into words. It reads the position; it never changes it.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from .actions import Action, normalize
-from .cards import load_cards
-from .effects import TARGET_KINDS, effect_of
+from .cards import fold_name, load_cards
+from .engine import rules
+from .engine.state import MODEL_CARD, MULLIGAN, ORDER, State
 from .errors import IllegalAction
+from .notation import label
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
+__all__ = ["why_illegal", "TARGET_WORDS"]
 
-__all__ = ["why_illegal"]
+#: Each target kind in words (R17, R18).
+TARGET_WORDS = {
+    "opp_system": "a System your opponent controls",
+    "any_system": "a System in play (either side)",
+    "any_tool": "a Tool in play (either side)",
+    "hot_system": "a System whose Capability is greater than its Trust",
+    "own_new_system": "a System you deployed this turn",
+    "own_discard_action": "an Action card in your discard pile",
+}
+
+_NUMBER = re.compile(r" #\d+")
+_VERBS = {  # a bare verb: what it needs, and which legal actions answer it
+    "train": ("the name of a card in your hand", "train"),
+    "deploy": ("the name of a card in your hand", "deploy"),
+    "task": ("the name of one of your Systems", "task"),
+    "audit": ("two Systems: one of yours, then an arrow (->) and a sideways System of the other player", "audit"),
+    "use": ("the name of one of your Tools", "use"),
+    "choose": ("one of the options", "choose"),
+}
+_WHAT_NOW = {"train": "train a card", "deploy": "deploy a card", "task": "Run a Task",
+             "audit": "Run an Audit", "use": "use a Tool", "choose": "choose anything"}
 
 
 def _err(msg: str, text: str, rule: str | None) -> IllegalAction:
     return IllegalAction(msg, action=text, rule=rule)
 
 
-def _find(g: "Game", label: str, iids: list[int], viewer: int) -> int | None:
-    key = normalize(label)
-    for i in iids:
-        if normalize(g._label(i, viewer)) == key:
-            return i
-    return None
-
-
-def _card_name_problem(label: str, text: str) -> IllegalAction | None:
-    base = label.split("#")[0].strip()
-    pool = load_cards()
-    if base not in pool:
-        return _err(pool.unknown_message(base), text, None)
-    return None
-
-
-_NUMBER = re.compile(r" #\d+")
-
-
 def _sentence(text: str) -> str:
     return text if text.endswith((".", "?", "!")) else text + "."
 
 
-def _same_but_number(g: "Game", text: str) -> list[str]:
-    """Legal action texts that differ from ``text`` only in ``#2``-style numbers."""
-    key = _NUMBER.sub("", normalize(text))
-    return [str(a) for a in g.legal_actions() if _NUMBER.sub("", normalize(str(a))) == key]
+def _listing(actions: list[Action], limit: int = 6) -> str:
+    shown = [f"'{a}'" for a in actions[:limit]]
+    more = f" and {len(actions) - limit} more" if len(actions) > limit else ""
+    return ", ".join(shown) + more
 
 
-def why_illegal(g: "Game", text) -> IllegalAction:
-    """The :class:`IllegalAction` that explains why ``text`` cannot be played in ``g`` now.
+class _Reader:
+    """One explanation: the position, the players' names, the legal actions."""
+
+    def __init__(self, s: State, names, legal: list[Action], text: str):
+        self.s, self.names, self.legal, self.text = s, names, legal, text
+        self.p = s.active
+
+    def err(self, msg: str, rule: str | None) -> IllegalAction:
+        return _err(msg, self.text, rule)
+
+    def label(self, x: int) -> str:
+        return label(self.s, x, self.p)
+
+    def find(self, typed: str, ids: list[int]) -> int:
+        """The card among ``ids`` whose label (as the player to act names it) is ``typed``, or -1."""
+        key = normalize(typed)
+        for x in ids:
+            if normalize(label(self.s, x, self.p)) == key:
+                return x
+        return -1
+
+    def in_hand(self, typed: str) -> int:
+        key = fold_name(typed.split("#")[0])
+        return next((x for x in self.s.hand[self.p] if fold_name(self.s.card[x].name) == key), -1)
+
+    def unknown(self, typed: str) -> IllegalAction | None:
+        """A message when ``typed`` is not a card name at all (with the closest names), else None."""
+        base = typed.split("#")[0].strip()
+        pool = load_cards()
+        if base not in pool:
+            return self.err(pool.unknown_message(base), None)
+        return None
+
+    # -- reasons in words ------------------------------------------------------------------------
+    def act_reason(self, why: tuple, verb: str = "act") -> IllegalAction:
+        code = why[0]
+        if code == "sideways":
+            return self.err(f"{self.label(why[1])} is sideways: it has already acted (or paid) this turn. "
+                            "It comes back at your next Reboot.", "R12")
+        if code == "new-lost":
+            return self.err(f"{self.label(why[1])} is new, and AI Isn't Magic took away its abilities, "
+                            "Fast-Tracked too: it must wait until your next turn to act.", "R12")
+        if code == "new":
+            return self.err(f"{self.label(why[1])} is new: a System must wait until your next turn to act, "
+                            "unless it is Fast-Tracked.", "R12")
+        if code == "no-task":
+            return self.err(f"{self.label(why[1])} can't Run a Task this turn (a card stopped it). "
+                            "It may still Audit.", "R19")
+        if code == "recall":
+            return self.err("Mandatory Recall: none of your Systems can Run a Task this turn. "
+                            "They may still Audit.", "R19")
+        return self.err(f"'{self.text}' is not legal right now.", None)
+
+    def target_reason(self, card, kind: str, why: tuple, rule: str) -> IllegalAction:
+        code, t = why[0], why[1]
+        s = self.s
+        if code == "not-in-discard":
+            return self.err(f"{card.name} needs an Action card from your discard pile, and "
+                            f"{s.card[t].name} is not one there.", rule)
+        if code == "wrong-type":
+            want = "a Tool" if kind == "any_tool" else "a System"
+            return self.err(f"{card.name} aims at {want}, and {s.card[t].name} is a {s.card[t].type}.", rule)
+        if code == "own":
+            return self.err(f"{card.name} aims at a System your opponent controls, not your own.", rule)
+        if code == "not-new":
+            return self.err(f"{card.name} aims at a System you deployed this turn.", rule)
+        if code == "not-hot":
+            return self.err(f"{card.name} aims at a System whose Capability is greater than its Trust; "
+                            f"{s.card[t].name} has CAP {rules.cap(s, t)} and TRU {s.card[t].tru}.", rule)
+        if code == "shielded":
+            return self.err(f"Privacy Shield protects {self.names[t]}'s Systems from your Action cards.", "R18")
+        return self.err(f"There is no {s.card[t].name} in play to aim at.", rule)
+
+    def no_target(self, card, kind: str, from_action: bool, verb: str) -> IllegalAction:
+        """``card`` needs a target and none was typed: say whether there is any, and why not."""
+        rule = "R18" if from_action else "R17"
+        s, p = self.s, self.p
+        if rules.targets(s, p, kind, from_action):
+            return self.err(f"{card.name} needs a target: '{verb} {card.name} -> ...' ({TARGET_WORDS[kind]}).", rule)
+        if kind in ("opp_system", "any_system", "hot_system") and from_action:
+            q = 1 - p
+            blocked = [t for t in s.systems[q] if rules.target_problem(s, p, kind, t, from_action) == ("shielded", q)]
+            if blocked:
+                return self.err(f"{card.name} needs {TARGET_WORDS[kind]}, and Privacy Shield protects "
+                                f"{self.names[q]}'s Systems from your Action cards, so there is nothing it may "
+                                "aim at now.", "R18")
+        return self.err(f"{card.name} needs a target ({TARGET_WORDS[kind]}), and there is none.", rule)
+
+
+def why_illegal(s: State, names, legal: list[Action], text) -> IllegalAction:
+    """The :class:`IllegalAction` that explains why ``text`` cannot be played now.
 
     Args:
-        g: the game (not changed). text: an action text (or anything a student passed).
+        s: the position (not changed). names: the two players' names. legal: the legal actions
+            of the player to act. text: an action text (or anything a student passed).
 
     Returns:
         IllegalAction with a message for ages 11-14 and ``.rule`` ("R14") where a ruling
@@ -66,183 +159,202 @@ def why_illegal(g: "Game", text) -> IllegalAction:
     if not isinstance(text, str):
         return _err(f"An action must be text like 'end turn' or an Action, not {type(text).__name__}.",
                     type(text).__name__, None)
+    r = _Reader(s, names, legal, text)
+    if s.over:
+        return r.err("The game is over: no more actions.", "R25")
+    d = s.decision
+    bare = normalize(text)
+    if d is None and bare in _VERBS:
+        return _bare_verb(r, bare)
     try:
         a = Action.parse(text)
     except IllegalAction as e:
         return e
-    s = g._s
-    if s.over:
-        return _err("The game is over: no more actions.", text, "R25")
-    who = g._names[g.to_act]
-    d = s.decision
+    who = names[d.player] if d is not None else names[s.active]
     if d is not None:
-        options = ", ".join(str(x) for x in g.legal_actions())
-        if d.source == "_order":
-            return _err(f"First, {who} (who won the die roll) decides: {options}.", text, "R2")
-        if d.source == "_mulligan":
-            return _err(f"First, {who} decides to keep their hand or take a new one: {options}.", text, "R3")
+        options = ", ".join(str(x) for x in legal)
+        if d.source == ORDER:
+            return r.err(f"First, {who} (who won the die roll) decides: {options}.", "R2")
+        if d.source == MULLIGAN:
+            return r.err(f"First, {who} decides to keep their hand or take a new one: {options}.", "R3")
+        from .narrate import prompt
+
+        asked = _sentence(prompt(s, names, d))
         if a.kind == "choose":
-            return _err(f"'{a.choice}' is not one of the options. {_sentence(d.prompt)} Options: {options}.", text, "R23")
-        return _err(f"First finish the choice. {_sentence(d.prompt)} Options: {options}.", text,
-                    "R16" if d.source == "_model_card" else "R23")
+            return r.err(f"'{a.choice}' is not one of the options. {asked} Options: {options}.", "R23")
+        return r.err(f"First finish the choice. {asked} Options: {options}.", "R16" if d.source == MODEL_CARD else "R23")
     if a.kind in ("order", "keep", "mulligan"):
-        return _err("The game has already started: that choice is made before the first turn.", text, "R3")
+        return r.err("The game has already started: that choice is made before the first turn.", "R3")
     if a.kind == "choose":
-        return _err("There is nothing to choose right now.", text, "R23")
-    close = _same_but_number(g, text)
-    if close:
-        shown = " or ".join(f"'{c}'" for c in close[:3])
-        return _err(f"Two cards in play have that name, so they are numbered (#2 is the second one in the "
-                    f"board table). Did you mean {shown}?", text, None)
-    p = s.active
-    pl = s.players[p]
-    cards = g._cards
-    hand_named = lambda name: next((i for i in pl.hand if normalize(cards[i].name) == normalize(name.split("#")[0])), None)  # noqa: E731
-
+        return r.err("There is nothing to choose right now.", "R23")
+    if "#" not in text:  # they may not know that two cards of a name are numbered
+        key = _NUMBER.sub("", normalize(text))
+        close = [str(x) for x in legal if _NUMBER.sub("", normalize(str(x))) == key]
+        if close:
+            shown = " or ".join(f"'{c}'" for c in close[:3])
+            return r.err(f"Two cards in play have that name, so they are numbered (#2 is the second one in the "
+                         f"board table). Did you mean {shown}?", None)
     if a.kind == "train":
-        iid = hand_named(a.card)
-        if iid is None:
-            return _card_name_problem(a.card, text) or _err(f"{a.card} is not in your hand.", text, "R8")
-        card = cards[iid]
-        if not card.trainable:
-            return _err(f"{card.name} has no diamond around its cost, so it can't be trained.", text, "R8")
-        return _err("You have already trained this turn (Train is once per turn).", text, "R7")
-
+        return _train(r, a)
     if a.kind == "deploy":
-        iid = hand_named(a.card)
-        if iid is None:
-            return _card_name_problem(a.card, text) or _err(f"{a.card} is not in your hand.", text, "R9")
-        card = cards[iid]
-        eff = effect_of(card.name)
-        data = g._data(p)
-        if a.via is not None:
-            if card.big_data is None:
-                return _err(f"{card.name} has no Big Data: pay its cost in Data.", text, "R11")
-            payer = _find(g, a.via, [x.iid for x in pl.systems], p)
-            if payer is None:
-                return _err(f"You have no System called {a.via} in play to pay with Big Data.", text, "R11")
-            x = g._perm(payer)
-            if cards[payer].cost < card.big_data:
-                return _err(f"Big Data {card.big_data} needs a System with Cost {card.big_data} or more; "
-                            f"{cards[payer].name} costs {cards[payer].cost}.", text, "R11")
-            if not g._can_act(p, x):
-                return _err(f"{cards[payer].name} can't act right now (it is sideways or new), so it can't pay Big Data.", text, "R11")
-        else:
-            cost = g._cost(p, card)
-            if cost > data:
-                tax = cost - card.cost
-                n = len(pl.systems) + 1
-                nth = f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-                why = f" That is {card.cost}, plus {tax} because it would be your {nth} System." if tax else ""
-                payers = g._big_data_payers(p, card) if card.big_data is not None else []
-                alt = (f" You could pay with Big Data instead: 'deploy {card.name} with Big Data "
-                       f"{g._label(payers[0].iid, p)}'.") if payers else ""
-                return _err(f"{card.name} costs {cost} Data, but you have {data} ready Data.{why}{alt}", text,
-                            "R10" if tax else "R11" if payers else "R9")
-        if card.is_tool:
-            if a.target is not None:
-                return _err(f"A Tool is deployed without a target: type 'deploy {card.name}'. "
-                            f"You choose what it aims at when you use it.", text, "R17")
-        elif eff.target is None:
-            if a.target is not None:
-                return _err(f"{card.name} does not take a target: type 'deploy {card.name}'.", text, "R18")
-        else:
-            legal = g._targets(p, eff.target, from_action=card.is_action)
-            if a.target is None:
-                if not legal:
-                    return _err(f"{card.name} needs a target ({TARGET_KINDS[eff.target]}), and there is none.", text, "R18")
-                return _err(f"{card.name} needs a target: 'deploy {card.name} -> ...' ({TARGET_KINDS[eff.target]}).", text, "R18")
-            return _target_problem(g, p, card, eff.target, a.target, text, from_action=True)
-        return _err(f"'{text}' is not legal right now.", text, None)
-
+        return _deploy(r, a)
     if a.kind in ("task", "audit"):
-        mine = _find(g, a.card, [x.iid for x in pl.systems], p)
-        if mine is None:
-            theirs = _find(g, a.card, g._systems(1 - p), p)
-            if theirs is not None:
-                return _err(f"{a.card} is not your System: you can only use your own Systems.", text, "R13" if a.kind == "task" else "R14")
-            return _card_name_problem(a.card, text) or _err(f"You have no System called {a.card} in play.", text, "R12")
-        x = g._perm(mine)
-        name = g._label(mine, p)
-        if x.exerted:
-            return _err(f"{name} is sideways: it has already acted (or paid) this turn. It comes back at your next Reboot.", text, "R12")
-        if not g._can_act(p, x):
-            return _err(f"{name} is new: a System must wait until your next turn to act, unless it is Fast-Tracked.", text, "R12")
-        if a.kind == "task":
-            if g._task_barred(p, x):
-                return _err(f"{name} can't Run a Task this turn (a card stopped it). It may still Audit.", text, "R19")
-            return _err(f"'{text}' is not legal right now.", text, None)
-        target = _find(g, a.target, g._systems(1 - p), p)
-        if target is None:
-            if _find(g, a.target, g._systems(p), p) is not None:
-                return _err(f"{a.target} is your own System: you Audit your opponent's Systems.", text, "R14")
-            return _card_name_problem(a.target, text) or _err(f"Your opponent has no System called {a.target} in play.", text, "R14")
-        t = g._perm(target)
-        tname = g._label(target, p)
-        if not t.exerted:
-            return _err(f"{tname} is upright: you can only Audit a System that is sideways.", text, "R14")
-        if t.no_audit_turn == s.turn:
-            return _err(f"{tname} can't be Audited this turn (Regulation Debate).", text, "R14")
-        if g._kw(t, "Highly Trusted") and cards[mine].tru < cards[target].tru:
-            return _err(f"{tname} is Highly Trusted, with Trust {cards[target].tru}. {name} has less Trust "
-                        f"({cards[mine].tru}), so it can't Audit it.", text, "R14")
-        return _err(f"'{text}' is not legal right now.", text, None)
-
+        return _task_or_audit(r, a)
     if a.kind == "use":
-        tool = _find(g, a.card, [x.iid for x in pl.tools], p)
-        if tool is None:
-            in_hand = hand_named(a.card)
-            system = _find(g, a.card, [x.iid for x in pl.systems], p)
-            if system is not None or (in_hand is not None and not cards[in_hand].is_tool):
-                name = cards[system if system is not None else in_hand].name
-                kind = cards[system if system is not None else in_hand].type
-                return _err(f"{name} is a{'n' if kind == 'Action' else ''} {kind}: only Tools are used. "
-                            + ("Systems Run Tasks and Audits." if kind == "System" else "Actions are deployed."), text, "R17")
-            if in_hand is not None:
-                return _err(f"{a.card} is in your hand: deploy it first, then use it.", text, "R17")
-            return _card_name_problem(a.card, text) or _err(f"You have no Tool called {a.card} in play.", text, "R17")
-        card = cards[tool]
-        eff = effect_of(card.name)
-        if not eff.usable or eff.resolve is None:
-            return _err(f"{card.name} has no {{E}} ability to use: it works by itself while in play.", text, "R17")
-        if g._perm(tool).exerted:
-            return _err(f"{card.name} is sideways: a Tool's {{E}} ability is once per turn.", text, "R17")
-        if eff.target is None:
-            if a.target is not None:
-                return _err(f"{card.name} does not take a target: type 'use {card.name}'.", text, "R17")
-        else:
-            if a.target is None:
-                if not g._targets(p, eff.target, from_action=False):
-                    return _err(f"{card.name} needs a target ({TARGET_KINDS[eff.target]}), and there is none.", text, "R17")
-                return _err(f"{card.name} needs a target: 'use {card.name} -> ...' ({TARGET_KINDS[eff.target]}).", text, "R17")
-            return _target_problem(g, p, card, eff.target, a.target, text, from_action=False)
-        return _err(f"'{text}' is not legal right now.", text, None)
-    return _err(f"'{text}' is not legal right now.", text, None)
+        return _use(r, a)
+    return r.err(f"'{text}' is not legal right now.", None)
 
 
-def _target_problem(g: "Game", p: int, card, kind: str, target: str, text: str, from_action: bool) -> IllegalAction:
+def _bare_verb(r: _Reader, verb: str) -> IllegalAction:
+    need, kind = _VERBS[verb]
+    can = [x for x in r.legal if x.kind == kind]
+    if can:
+        return r.err(f"'{verb}' needs {need}. Right now you can: {_listing(can)}.", None)
+    others = [x for x in r.legal if x.kind != "end"]
+    tail = f" Right now you can: {_listing(others)}, or end your turn." if others else " You can end your turn."
+    return r.err(f"'{verb}' needs {need}. You can't {_WHAT_NOW[verb]} right now.{tail}", None)
+
+
+def _train(r: _Reader, a: Action) -> IllegalAction:
+    x = r.in_hand(a.card)
+    if x < 0:
+        return r.unknown(a.card) or r.err(f"{a.card} is not in your hand.", "R8")
+    why = rules.train_problem(r.s, r.p, x)
+    if why and why[0] == "not-trainable":
+        return r.err(f"{r.s.card[x].name} has no diamond around its cost, so it can't be trained.", "R8")
+    if why:
+        return r.err("You have already trained this turn (Train is once per turn).", "R7")
+    return r.err(f"'{r.text}' is not legal right now.", None)
+
+
+def _deploy(r: _Reader, a: Action) -> IllegalAction:
+    s, p = r.s, r.p
+    x = r.in_hand(a.card)
+    if x < 0:
+        return r.unknown(a.card) or r.err(f"{a.card} is not in your hand.", "R9")
+    card = s.card[x]
+    if a.via is not None:
+        payer = r.find(a.via, s.systems[p])
+        if payer < 0:
+            if card.big_data is None:
+                return r.err(f"{card.name} has no Big Data: pay its cost in Data.", "R11")
+            return r.err(f"You have no System called {a.via} in play to pay with Big Data.", "R11")
+        why = rules.pay_problem(s, p, x, payer)
+        if why is not None:
+            code = why[0]
+            if code == "no-big-data":
+                return r.err(f"{card.name} has no Big Data: pay its cost in Data.", "R11")
+            if code == "payer-cost":
+                return r.err(f"Big Data {card.big_data} needs a System with Cost {card.big_data} or more; "
+                             f"{s.card[payer].name} costs {s.card[payer].cost}.", "R11")
+            return r.err(f"{s.card[payer].name} can't act right now (it is sideways or new), so it can't pay "
+                         "Big Data.", "R11")
+    else:
+        why = rules.pay_problem(s, p, x)
+        if why is not None:
+            _, cost, data = why
+            tax = cost - card.cost
+            n = len(s.systems[p]) + 1
+            nth = f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+            more = f" That is {card.cost}, plus {tax} because it would be your {nth} System." if tax else ""
+            payers = rules.big_data_payers(s, p, x)
+            alt = (f" You could pay with Big Data instead: 'deploy {card.name} with Big Data "
+                   f"{r.label(payers[0])}'.") if payers else ""
+            return r.err(f"{card.name} costs {cost} Data, but you have {data} ready Data.{more}{alt}",
+                         "R10" if tax else "R11" if payers else "R9")
+    kind = rules.deploy_target_kind(s, x)
+    if card.type == "Tool":
+        if a.target is not None:
+            return r.err(f"A Tool is deployed without a target: type 'deploy {card.name}'. "
+                         "You choose what it aims at when you use it.", "R17")
+    elif kind is None:
+        if a.target is not None:
+            return r.err(f"{card.name} does not take a target: type 'deploy {card.name}'.", "R18")
+    else:
+        if a.target is None:
+            return r.no_target(card, kind, True, "deploy")
+        return _target(r, card, kind, a.target, from_action=True)
+    return r.err(f"'{r.text}' is not legal right now.", None)
+
+
+def _task_or_audit(r: _Reader, a: Action) -> IllegalAction:
+    s, p = r.s, r.p
+    rule = "R13" if a.kind == "task" else "R14"
+    mine = r.find(a.card, s.systems[p])
+    if mine < 0:
+        if r.find(a.card, s.systems[1 - p]) >= 0:
+            return r.err(f"{a.card} is not your System: you can only use your own Systems.", rule)
+        if r.find(a.card, s.tools[p]) >= 0:
+            return r.err(f"{a.card} is a Tool: only Systems Run Tasks and Audits. Tools are used: "
+                         f"'use {a.card}'.", rule)
+        return r.unknown(a.card) or r.err(f"You have no System called {a.card} in play.", "R12")
+    if a.kind == "task":
+        why = rules.task_problem(s, p, mine)
+        return r.act_reason(why) if why else r.err(f"'{r.text}' is not legal right now.", None)
+    why = rules.act_problem(s, p, mine)
+    if why:
+        return r.act_reason(why)
+    target = r.find(a.target, s.systems[1 - p])
+    if target < 0:
+        if r.find(a.target, s.systems[p]) >= 0:
+            return r.err(f"{a.target} is your own System: you Audit your opponent's Systems.", "R14")
+        return r.unknown(a.target) or r.err(f"Your opponent has no System called {a.target} in play.", "R14")
+    tname = r.label(target)
+    why = rules.audit_target_problem(s, p, target) or rules.trust_problem(s, mine, target)
+    if why is None:
+        return r.err(f"'{r.text}' is not legal right now.", None)
+    if why[0] == "upright":
+        return r.err(f"{tname} is upright: you can only Audit a System that is sideways.", "R14")
+    if why[0] == "no-audit":
+        return r.err(f"{tname} can't be Audited this turn (Regulation Debate).", "R14")
+    return r.err(f"{tname} is Highly Trusted, with Trust {s.card[target].tru}. {r.label(mine)} has less Trust "
+                 f"({s.card[mine].tru}), so it can't Audit it.", "R14")
+
+
+def _use(r: _Reader, a: Action) -> IllegalAction:
+    s, p = r.s, r.p
+    tool = r.find(a.card, s.tools[p])
+    if tool < 0:
+        held = r.in_hand(a.card)
+        system = r.find(a.card, s.systems[p])
+        if system >= 0 or (held >= 0 and s.card[held].type != "Tool"):
+            c = s.card[system if system >= 0 else held]
+            return r.err(f"{c.name} is a{'n' if c.type == 'Action' else ''} {c.type}: only Tools are used. "
+                         + ("Systems Run Tasks and Audits." if c.type == "System" else "Actions are deployed."), "R17")
+        if held >= 0:
+            return r.err(f"{a.card} is in your hand: deploy it first, then use it.", "R17")
+        return r.unknown(a.card) or r.err(f"You have no Tool called {a.card} in play.", "R17")
+    card = s.card[tool]
+    why = rules.use_problem(s, p, tool)
+    if why and why[0] == "no-ability":
+        return r.err(f"{card.name} has no {{E}} ability to use: it works by itself while in play.", "R17")
+    if why:
+        return r.err(f"{card.name} is sideways: a Tool's {{E}} ability is once per turn.", "R17")
+    kind = s.effect[tool].target
+    if kind is None:
+        if a.target is not None:
+            return r.err(f"{card.name} does not take a target: type 'use {card.name}'.", "R17")
+    else:
+        if a.target is None:
+            return r.no_target(card, kind, False, "use")
+        return _target(r, card, kind, a.target, from_action=False)
+    return r.err(f"'{r.text}' is not legal right now.", None)
+
+
+def _target(r: _Reader, card, kind: str, typed: str, from_action: bool) -> IllegalAction:
+    s, p = r.s, r.p
     rule = "R18" if from_action else "R17"
     if kind == "own_discard_action":
-        names = [g._cards[i].name for i in g._s.players[p].discard if g._cards[i].is_action]
-        if normalize(target) not in {normalize(n) for n in names}:
-            return _err(f"{card.name} needs an Action card from your discard pile, and {target} is not one there.", text, rule)
-        return _err(f"'{text}' is not legal right now.", text, None)
-    everything = [x.iid for o in (p, 1 - p) for x in g._s.players[o].systems + g._s.players[o].tools]
-    iid = _find(g, target, everything, p)
-    if iid is None:
-        return _card_name_problem(target, text) or _err(f"There is no {target} in play to aim at.", text, rule)
-    tcard = g._cards[iid]
-    if kind == "any_tool" and not tcard.is_tool:
-        return _err(f"{card.name} aims at a Tool, and {tcard.name} is a {tcard.type}.", text, rule)
-    if kind != "any_tool" and not tcard.is_system:
-        return _err(f"{card.name} aims at a System, and {tcard.name} is a {tcard.type}.", text, rule)
-    if kind == "opp_system" and g._owner[iid] == p:
-        return _err(f"{card.name} aims at a System your opponent controls, not your own.", text, rule)
-    if kind == "own_new_system" and (g._owner[iid] != p or g._perm(iid).entered != g._s.turn):
-        return _err(f"{card.name} aims at a System you deployed this turn.", text, rule)
-    if kind == "hot_system":
-        return _err(f"{card.name} aims at a System whose Capability is greater than its Trust; "
-                    f"{tcard.name} has CAP {g._cap(g._perm(iid))} and TRU {tcard.tru}.", text, rule)
-    if from_action and g._owner[iid] != p and g._shielded(g._owner[iid]):
-        return _err(f"Privacy Shield protects {g._names[g._owner[iid]]}'s Systems from your Action cards.", text, "R18")
-    return _err(f"'{text}' is not legal right now.", text, None)
+        key = fold_name(typed)
+        t = next((x for x in s.discard[p] if fold_name(s.card[x].name) == key), -1)
+        if t < 0 or s.card[t].type != "Action":
+            return r.err(f"{card.name} needs an Action card from your discard pile, and {typed} is not one there.", rule)
+        return r.err(f"'{r.text}' is not legal right now.", None)
+    everything = [x for o in (p, 1 - p) for zone in (s.systems[o], s.tools[o]) for x in zone]
+    t = r.find(typed, everything)
+    if t < 0:
+        return r.unknown(typed) or r.err(f"There is no {typed} in play to aim at.", rule)
+    why = rules.target_problem(s, p, kind, t, from_action)
+    if why is None:
+        return r.err(f"'{r.text}' is not legal right now.", None)
+    return r.target_reason(card, kind, why, rule)

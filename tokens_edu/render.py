@@ -325,6 +325,15 @@ def render_card(card: Card, scale: float = 1.0) -> str:
 
 # -- printing --------------------------------------------------------------------------------
 
+
+
+def _card_repr_html(card: Card) -> str:
+    """A Card in a notebook: its card face (see :func:`render_card`)."""
+    return render_card(card)
+
+
+Card._repr_html_ = _card_repr_html  # cards.py holds data only; the drawing is given to it here
+
 def _cards_to_print(cards_or_deck: object, pool: CardPool | None = None) -> list[Card]:
     """Turn a Deck, a CardPool, or a list of Cards / names into a list of Cards (copies kept)."""
     if isinstance(cards_or_deck, Deck):

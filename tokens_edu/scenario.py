@@ -36,16 +36,22 @@ goes to the discard pile. To choose the cards, give the Training Set as a list o
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import yaml
 
 from .cards import load_cards
 from .decks import MAX_COPIES
+from .engine import events, new_state
+from .engine.state import State
+from .engine.verbs import say
 from .errors import ScenarioError
 
-__all__ = ["build_scenario", "load_scenario", "TRAINING_SET_FILLER"]
+__all__ = ["build_scenario", "load_scenario", "ScenarioStart", "TRAINING_SET_FILLER", "check_names", "check_seed",
+           "check_turn_limit"]
 
 #: The card that fills a Training Set given as counts (``{ready: 3, exerted: 1}``). It is face
 #: down, so which card it is rarely matters; it does not count toward the copy limit.
@@ -114,15 +120,24 @@ def _names(value, where: str, pool) -> list[str]:
     return out
 
 
-def build_scenario(game_cls, source):
-    """Build a :class:`~tokens_edu.game.Game` from a scenario (see the module docstring).
+class ScenarioStart(NamedTuple):
+    """A scenario read and checked: the engine ``state`` at its first position, the players'
+    ``names``, its ``title`` (or None) and ``origin`` (the scenario as JSON-able data, for
+    records)."""
+
+    state: State
+    names: tuple
+    title: str | None
+    origin: dict
+
+
+def build_scenario(source) -> ScenarioStart:
+    """Read and check a scenario (see the module docstring) and set up its position.
 
     Raises:
         ScenarioError: naming the bad entry, e.g. "players[0].systems[0]: Neural Network has
             2 Flags, but its Trust is 2 (Flags must stay below Trust, R15)."
     """
-    from .game import _Decision, _Perm, _Player, _State, _check_names, _check_seed  # noqa: F401
-
     data = load_scenario(source)
     pool = load_cards()
     unknown = set(map(str, data)) - _TOP
@@ -143,17 +158,17 @@ def build_scenario(game_cls, source):
     if title is not None and not isinstance(title, str):
         raise ScenarioError("title must be text.")
     try:
-        seed = _check_seed(data.get("seed", 0))
+        seed = check_seed(data.get("seed", 0))
     except ScenarioError as e:
         raise ScenarioError(f"seed: {e}") from None
 
-    g = game_cls()
-    s = _State()
-    s.players = [_Player(), _Player()]
-    s.turn, s.active, s.first, s.phase = turn, active, first, "main"
-    s.decision, s.doom, s.over, s.winner = None, None, False, None
-    s.shuffles, s.extra_trains, s.extra_trains_turn, s.log_len = 0, 0, -1, 0
+    cards: list = []
+    owners: list[int] = []
+    # per player: zone name -> card ids; and (card id, exerted, flags, new) for cards in play
+    zones: list[dict] = [{}, {}]
+    in_play: list[list] = [[], []]
     names = []
+    numbers: list[dict] = [{}, {}]
     for p, pdata in enumerate(players):
         at = f"players[{p}]"
         if not isinstance(pdata, Mapping):
@@ -162,23 +177,23 @@ def build_scenario(game_cls, source):
         if bad:
             raise ScenarioError(f"{at}: unknown key(s) {', '.join(sorted(bad))}. Known keys: {', '.join(sorted(_PLAYER))}.")
         names.append(pdata.get("name") or f"Player {p + 1}")
-        pl = s.players[p]
-        pl.tokens = _int(pdata.get("tokens"), f"{at}.tokens", 0, 14)
+        z = zones[p]
+        numbers[p]["tokens"] = _int(pdata.get("tokens"), f"{at}.tokens", 0, 14)
         counted: list[str] = []
 
         def add(name: str, owner: int = p) -> int:
-            iid = len(g._cards)
-            g._cards.append(pool[name])
-            g._owner.append(owner)
-            return iid
+            cards.append(pool[name])
+            owners.append(owner)
+            return len(cards) - 1
 
         hand = _names(pdata.get("hand"), f"{at}.hand", pool)
         deck = _names(pdata.get("deck"), f"{at}.deck", pool)
         discard = _names(pdata.get("discard"), f"{at}.discard", pool)
         counted += hand + deck + discard
-        pl.hand = [add(n) for n in hand]
-        pl.deck = [add(n) for n in reversed(deck)]  # stored top-last
-        pl.discard = [add(n) for n in discard]
+        z["hand"] = [add(n) for n in hand]
+        z["deck"] = [add(n) for n in reversed(deck)]  # stored top-last
+        z["discard"] = [add(n) for n in discard]
+        z["ts"], z["ts_ex"] = [], []
         ts = pdata.get("training_set")
         if ts is None:
             pass
@@ -189,20 +204,20 @@ def build_scenario(game_cls, source):
             r = _int(ts.get("ready"), f"{at}.training_set.ready", 0, 60)
             e = _int(ts.get("exerted"), f"{at}.training_set.exerted", 0, 60)
             for flag in [False] * r + [True] * e:
-                pl.ts.append(add(TRAINING_SET_FILLER))
-                pl.ts_ex.append(flag)
+                z["ts"].append(add(TRAINING_SET_FILLER))
+                z["ts_ex"].append(flag)
         elif isinstance(ts, list):
             names_ts = _names(ts, f"{at}.training_set", pool)
             counted += names_ts
             for n in names_ts:
-                pl.ts.append(add(n))
-                pl.ts_ex.append(False)
+                z["ts"].append(add(n))
+                z["ts_ex"].append(False)
         else:
             raise ScenarioError(f"{at}.training_set must be {{ready: N, exerted: M}} or a list of card names.")
-        if _bool(pdata.get("trained_this_turn"), f"{at}.trained_this_turn"):
-            pl.trained, pl.trained_turn = 1, turn
-        pl.model_card_used = _bool(pdata.get("model_card_used"), f"{at}.model_card_used")
+        numbers[p]["trained"] = _bool(pdata.get("trained_this_turn"), f"{at}.trained_this_turn")
+        numbers[p]["model_card_used"] = _bool(pdata.get("model_card_used"), f"{at}.model_card_used")
         for zone in ("systems", "tools"):
+            z[zone] = []
             entries = pdata.get(zone) or []
             if not isinstance(entries, list) or len(entries) > 50:
                 raise ScenarioError(f"{at}.{zone} must be a list (at most 50) of {{card: Name, ...}} entries.")
@@ -229,29 +244,68 @@ def build_scenario(game_cls, source):
                 new = _bool(entry.get("new"), f"{where}.new")
                 if new and p != active:
                     raise ScenarioError(f"{where}: only the active player's cards can be new (deployed this turn).")
-                x = _Perm(add(card.name), turn if (new and p == active) else turn - 1,
-                          exerted=_bool(entry.get("exerted"), f"{where}.exerted"))
+                exerted = _bool(entry.get("exerted"), f"{where}.exerted")
+                flags = 0
                 if zone == "systems":
-                    x.flags = _int(entry.get("flags"), f"{where}.flags", 0, 99)
-                    if x.flags >= card.tru:
-                        raise ScenarioError(f"{where}: {card.name} has {x.flags} Flags, but its Trust is {card.tru} "
+                    flags = _int(entry.get("flags"), f"{where}.flags", 0, 99)
+                    if flags >= card.tru:
+                        raise ScenarioError(f"{where}: {card.name} has {flags} Flags, but its Trust is {card.tru} "
                                             "(Flags must stay below Trust, or it would be Deprecated: R15).")
-                    pl.systems.append(x)
-                else:
-                    pl.tools.append(x)
+                x = add(card.name)
+                z[zone].append(x)
+                in_play[p].append((x, exerted, flags, turn if new else turn - 1))
         for name in sorted(set(counted)):
             k = counted.count(name)
             if k > MAX_COPIES:
                 raise ScenarioError(f"{at}: {k} copies of {name} (at most {MAX_COPIES}, R1).")
-    g._names = _check_names(tuple(names))
-    g._seed = seed
-    g._s = s
-    g._title = title
+
+    s = new_state(cards, owners, seed)
+    for p in (0, 1):
+        for zone, ids in zones[p].items():
+            getattr(s, zone)[p].extend(ids)
+        for x, exerted, flags, entered in in_play[p]:
+            s.exerted[x], s.flags[x], s.entered[x] = exerted, flags, entered
+        s.tokens[p] = numbers[p]["tokens"]
+        if numbers[p]["trained"]:
+            s.trained[p], s.trained_turn[p] = 1, turn
+        s.model_card_used[p] = numbers[p]["model_card_used"]
+    s.turn, s.active, s.first, s.phase = turn, active, first, "main"
+    say(s, events.SCENARIO, active)
     data_out = {k: v for k, v in data.items()}
     data_out["seed"] = seed
-    g._origin = {"scenario": _jsonable(data_out, pool)}
-    g._say(active, "scenario", f"Scenario{': ' + title if title else ''}. Turn {turn}, {g._names[active]}'s turn.")
-    return g
+    return ScenarioStart(s, check_names(tuple(names)), title, _jsonable(data_out, pool))
+
+
+def check_names(names) -> tuple[str, str]:
+    """Two different player names of 1-40 characters (spaces tidied). Raises ScenarioError."""
+    if isinstance(names, str) or not isinstance(names, Sequence) or len(names) != 2:
+        raise ScenarioError("names must be two names, like ('Ada', 'Bo').")
+    out = []
+    for n in names:
+        if not isinstance(n, str) or not n.strip() or len(n) > 40:
+            raise ScenarioError("Each player's name must be some text of 1 to 40 characters.")
+        out.append(" ".join(n.split()))
+    if out[0] == out[1]:
+        raise ScenarioError(f"The two players need different names (both are '{out[0]}').")
+    return (out[0], out[1])
+
+
+def check_seed(seed) -> int:
+    """A seed (a whole number; None picks one at random). Raises ScenarioError."""
+    if seed is None:
+        return int.from_bytes(os.urandom(4), "big")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -(2 ** 63) <= seed < 2 ** 63:
+        raise ScenarioError(f"The seed must be a whole number, not {seed!r:.40}.")
+    return seed
+
+
+def check_turn_limit(limit) -> int | None:
+    """A turn limit (1-100000) or None (R25). Raises ScenarioError."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100_000:
+        raise ScenarioError(f"turn_limit must be a whole number from 1 to 100000, or None (not {limit!r:.40}).")
+    return limit
 
 
 def _jsonable(value, pool):

@@ -207,10 +207,10 @@ def run_teacher(args: argparse.Namespace) -> int:
                   flush=True)
 
     try:
-        from .cli import DEFAULT_LESSONS
+        from .bundle import lessons_dir  # the kit's lessons, as `tokens-edu serve` finds them
 
         serve(port=args.port, host=args.host, url=url, auth=auth, base_url=args.base_url, ready=ready,
-              lessons=args.lessons.expanduser() if args.lessons else DEFAULT_LESSONS)
+              lessons=args.lessons.expanduser() if args.lessons else lessons_dir())
     except KeyboardInterrupt:
         print("Stopped.", flush=True)
         return 0

@@ -1,0 +1,284 @@
+"""The game's flow: set-up (R2, R3), the legal moves of a position, playing a move, the turn
+(R5-R7). Legality comes from the predicates of :mod:`~tokens_edu.engine.rules`; changes go
+through :mod:`~tokens_edu.engine.verbs`; a card's own mechanic is ``state.effect[card]``.
+
+The path from a move to its effect: :func:`play` reads the move's kind, then
+
+- ``TRAIN``: the card goes from hand to the Training Set, ready (R8);
+- ``DEPLOY``: pay (R9-R11), then a System or Tool enters play; an Action resolves through its
+  effect's ``resolve`` and then goes to the discard pile (R18);
+- ``TASK``: exert, gain Tokens (R13, R25), then the System's ``on_task`` trigger;
+- ``AUDIT``: both Systems deal Flags at once (R14), Deprecation follows (R15, R16);
+- ``USE``: exert the Tool, then its ``resolve`` (R17);
+- ``CHOOSE``: the decision in progress gets its answer (R2, R3, R16, R23);
+- ``END``: the next player's turn starts: Reboot, Draw, main phase (R5-R7).
+"""
+
+from __future__ import annotations
+
+from . import events as ev
+from . import verbs as v
+from .moves import AUDIT, CHOOSE, DEPLOY, END, TASK, TRAIN, USE
+from .rules import (ADVERSARIAL, act_problem, copy_number, audit_target_problem, big_data_problem, cap, deploy_cost,
+                    deploy_target_kind, first_of_each_name, has_keyword, pay_problem, targets, task_bar_problem,
+                    train_count_problem, trust_problem, use_problem)
+from .state import (DECK, DISCARD, ENTERED, EXERTED, FLAGS, HAND, MODEL_CARD, MULLIGAN, ORDER, RESOLVING,
+                    SYSTEMS, TOOLS, TRAINED, TRAINED_TURN, TS, TS_EX, Decision, State)
+
+__all__ = ["FIRST_HAND", "SECOND_HAND", "setup_new", "legal_moves", "play", "start_turn"]
+
+FIRST_HAND, SECOND_HAND = 5, 6  # R3
+
+
+# -- set-up (R2, R3) ---------------------------------------------------------------------------------
+def setup_new(s: State) -> None:
+    """Shuffle both decks (already filled), roll for who chooses the order (R2)."""
+    for p in (0, 1):
+        s.shuffle(DECK + p)
+    rng = s.rng()
+    while True:  # R2: roll, re-roll ties
+        r0, r1 = rng.randint(1, 6), rng.randint(1, 6)
+        if r0 != r1:
+            break
+        v.say(s, ev.ROLL_TIE, None, r0)
+    winner = 0 if r0 > r1 else 1
+    v.say(s, ev.ROLL, None, r0, r1, winner)
+    s.assign("decision", Decision(winner, ORDER, "order", (0, 1), "first-second"))
+
+
+def _answer_order(s: State, p: int, value: int) -> None:
+    first = p if value == 0 else 1 - p
+    s.assign("first", first)
+    v.say(s, ev.ORDER, p, value == 0)
+    for who, n in ((first, FIRST_HAND), (1 - first, SECOND_HAND)):
+        _draw_setup(s, who, n)
+    s.assign("phase", "mulligan")
+    _ask_mulligan(s, first)
+
+
+def _draw_setup(s: State, p: int, n: int) -> None:
+    for _ in range(min(n, len(s.deck[p]))):
+        s.put(HAND + p, s.pop(DECK + p))
+
+
+def _ask_mulligan(s: State, p: int) -> None:
+    s.assign("decision", Decision(p, MULLIGAN, "keep", (False, True), "keep-mulligan"))
+
+
+def _answer_mulligan(s: State, p: int, again: bool) -> None:
+    if again:
+        n = len(s.hand[p])
+        s.rewrite(DECK + p, s.deck[p] + s.hand[p])
+        s.rewrite(HAND + p, ())
+        s.shuffle(DECK + p)
+        _draw_setup(s, p, n)
+    v.say(s, ev.MULLIGAN if again else ev.KEEP, p)
+    if p == s.first:
+        _ask_mulligan(s, 1 - p)
+    else:
+        s.assign("active", s.first)
+        s.assign("turn", 1)
+        start_turn(s)
+
+
+# -- the turn (R5-R7) ----------------------------------------------------------------------------------
+def start_turn(s: State) -> None:
+    """R5 Reboot, R6 Draw (not on the game's very first turn), then the main phase (R7)."""
+    p = s.active
+    exerted = s.exerted
+    for zone in (s.systems[p], s.tools[p]):
+        for x in zone:
+            if exerted[x]:
+                s.set(EXERTED, x, False)
+    if True in s.ts_ex[p]:
+        s.rewrite(TS_EX + p, [False] * len(s.ts[p]))
+    s.events.append((ev.TURN, s.turn, p))
+    if s.turn > 1:
+        v.draw(s, p, 1)
+    s.assign("phase", "main")
+
+
+def _end_turn(s: State) -> None:
+    s.events.append((ev.END, s.turn, s.active))
+    if s.turn_limit is not None and s.turn >= s.turn_limit:
+        v.end_game(s, None)
+        v.say(s, ev.TURN_LIMIT, None, s.turn_limit)
+        return
+    s.assign("active", 1 - s.active)
+    s.assign("turn", s.turn + 1)
+    start_turn(s)
+
+
+# -- legal moves ---------------------------------------------------------------------------------------
+def legal_moves(s: State) -> list[int]:
+    """Every move of the player to act, in the stable order of ``Game.legal_actions``.
+
+    Order: the options of a decision in progress; else train, deploy, task, audit, use, end
+    turn, each in hand or board order (hand cards of the same name once). Empty when over.
+    Each candidate is kept when the rules' predicates (:mod:`~tokens_edu.engine.rules`) allow it.
+    """
+    if s.over:
+        return []
+    d = s.decision
+    if d is not None:
+        return [CHOOSE | (i + 1) << 4 for i in range(len(d.options))]
+    p = s.active
+    out = []
+    append = out.append
+    card = s.card
+    hand = first_of_each_name(s, s.hand[p])
+    systems = s.systems[p]
+    actors = [x for x in systems if act_problem(s, p, x) is None] if systems else systems
+    # R7, R8 Train (a card with a diamond, once per turn)
+    if hand and train_count_problem(s, p) is None:
+        for x in hand:
+            if card[x].trainable:
+                append(TRAIN | (x + 1) << 4)
+    # R9-R11, R17, R18 Deploy
+    data = s.ts_ex[p].count(False)
+    for x in hand:
+        c = card[x]
+        ok = pay_problem(s, p, x, data=data) is None
+        if c.big_data is None:
+            if not ok:
+                continue
+            pay = (0,)
+        else:
+            pay = [0] if ok else []
+            for y in actors:
+                if big_data_problem(s, x, y) is None:
+                    pay.append((y + 1) << 28)
+            if not pay:
+                continue
+        base = DEPLOY | (x + 1) << 4
+        kind = deploy_target_kind(s, x)
+        if kind is None:
+            for m in pay:
+                append(base | m)
+        else:
+            for t in targets(s, p, kind, from_action=True):
+                for m in pay:
+                    append(base | (t + 1) << 16 | m)
+    # R12-R14, R19 Task and Audit
+    if actors:
+        for x in actors:
+            if task_bar_problem(s, p, x) is None:
+                append(TASK | (x + 1) << 4)
+        opp = [t for t in s.systems[1 - p] if audit_target_problem(s, p, t) is None]
+        if opp:
+            for x in actors:
+                for t in opp:
+                    if trust_problem(s, x, t) is None:
+                        append(AUDIT | (x + 1) << 4 | (t + 1) << 16)
+    # R17 Use
+    for x in s.tools[p]:
+        if use_problem(s, p, x) is not None:
+            continue
+        kind = s.effect[x].target
+        if kind is None:
+            append(USE | (x + 1) << 4)
+        else:
+            for t in targets(s, p, kind, from_action=False):
+                append(USE | (x + 1) << 4 | (t + 1) << 16)
+    out.append(END)
+    return out
+
+
+# -- playing a move ------------------------------------------------------------------------------------
+def play(s: State, move: int) -> None:
+    """Play ``move`` (one of :func:`legal_moves`) for the player to act. Does not check it."""
+    kind = move & 15
+    a = ((move >> 4) & 0xFFF) - 1
+    p = s.decision.player if s.decision is not None else s.active
+    if kind == CHOOSE:
+        _choose(s, a)
+    elif kind == END:
+        _end_turn(s)
+    elif kind == TRAIN:
+        s.take(HAND + p, a)
+        s.put(TS + p, a)
+        s.put(TS_EX + p, False)
+        if s.trained_turn[p] != s.turn:
+            s.set(TRAINED, p, 0)
+            s.set(TRAINED_TURN, p, s.turn)
+        s.set(TRAINED, p, s.trained[p] + 1)
+        s.events.append((ev.TRAIN, s.turn, p, len(s.ts[p])))
+    elif kind == DEPLOY:
+        _deploy(s, p, a, ((move >> 16) & 0xFFF) - 1, ((move >> 28) & 0xFFF) - 1)
+    elif kind == TASK:
+        s.set(EXERTED, a, True)
+        tokens = s.card[a].tokens
+        s.events.append((ev.TASK, s.turn, p, a, tokens, s.tokens[p] + tokens))
+        if v.gain(s, p, tokens):
+            return
+        trigger = s.effect[a].on_task
+        if trigger is not None and not s.turn < s.lost_until[a]:
+            trigger(s, p, a)
+    elif kind == AUDIT:
+        _audit(s, p, a, ((move >> 16) & 0xFFF) - 1)
+    elif kind == USE:
+        target = ((move >> 16) & 0xFFF) - 1
+        s.set(EXERTED, a, True)
+        s.events.append((ev.USE, s.turn, p, a, target))
+        s.effect[a].resolve(s, p, a, target)
+    if s.decision is None and s.doom is None:  # R18: a resolved Action goes to the discard pile
+        for q in (0, 1):
+            if s.resolving[q]:
+                for x in tuple(s.resolving[q]):
+                    s.take(RESOLVING + q, x)
+                    s.put(DISCARD + q, x)
+
+
+def _choose(s: State, index: int) -> None:
+    d = s.decision
+    s.assign("decision", None)
+    value = d.options[index]
+    if d.source == ORDER:
+        _answer_order(s, d.player, value)
+    elif d.source == MULLIGAN:
+        _answer_mulligan(s, d.player, value)
+    elif d.source == MODEL_CARD:
+        v.answer_model_card(s, d.player, value, d.data[0])
+    else:
+        if d.secret:
+            v.say(s, ev.CHOOSE_SECRET, d.player, d.source)
+        else:
+            k = copy_number(s, value, d.player) if d.labels == "in-play" else 0
+            v.say(s, ev.CHOOSE, d.player, d.labels, value, d.source, k)
+        s.effect[d.source].answers[d.step](s, d.player, value, d.data)
+    if s.doom is not None and s.decision is None and not s.over:
+        v.settle_doom(s)
+
+
+def _deploy(s: State, p: int, x: int, target: int, payer: int) -> None:
+    c = s.card[x]
+    if payer >= 0:
+        s.set(EXERTED, payer, True)
+        cost = -1
+    else:
+        cost = deploy_cost(s, p, x)
+        v.pay(s, p, cost)
+    s.take(HAND + p, x)
+    s.events.append((ev.DEPLOY, s.turn, p, x, target, cost, payer))
+    if c.type == "System":
+        s.put(SYSTEMS + p, x)
+        s.set(ENTERED, x, s.turn)
+    elif c.type == "Tool":
+        s.put(TOOLS + p, x)
+        s.set(ENTERED, x, s.turn)
+    else:  # R18: resolve, then to the discard pile (see play)
+        s.put(RESOLVING + p, x)
+        resolve = s.effect[x].resolve
+        if resolve is not None:
+            resolve(s, p, x, target)
+
+
+def _audit(s: State, p: int, a: int, t: int) -> None:
+    """R14: both deal Flags equal to their current CAP at once; Adversarial hits back +1."""
+    s.set(EXERTED, a, True)
+    dealt = cap(s, a)
+    back = cap(s, t) + (1 if has_keyword(s, t, ADVERSARIAL) else 0)
+    s.set(FLAGS, t, s.flags[t] + dealt)
+    s.set(FLAGS, a, s.flags[a] + back)
+    v.say(s, ev.AUDIT, p, a, t, dealt, back)
+    v.check_deprecation(s)

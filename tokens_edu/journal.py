@@ -78,7 +78,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Journal", "JournalUnavailable", "Saved", "Draft", "COLUMNS", "MAX_ANSWER", "MAX_NAME",
            "SAVE_FAILED", "CANNOT_SAVE", "default_url", "data_folder", "student_from_query",
-           "query_string", "write_csv", "spreadsheet_safe", "metadata"]
+           "query_string", "query_known", "write_csv", "spreadsheet_safe", "metadata"]
 
 log = logging.getLogger(__name__)
 if not log.handlers:
@@ -281,6 +281,18 @@ def query_string() -> str:
             _query_cache = ""
         return _query_cache.lstrip("?")
     return (os.environ.get("QUERY_STRING") or "").lstrip("?")
+
+
+def query_known() -> bool:
+    """True when the page's query can be read at once; False in a preheated (warm) kernel whose
+    page has not been asked for yet, where :func:`query_string` would wait for it.
+
+    A warm kernel runs the lesson before any student opens the page, and stops at the first
+    reading of the query until a page takes it; everything after that runs while the student
+    waits. So code that only *may* need the student's name (keeping a game, say) should wait
+    for a later moment when this is False, and leave the reading to the end of the lesson.
+    """
+    return os.environ.get("VOILA_PREHEAT", "False") != "True" or _query_cache is not None
 
 
 def student_from_query(query: str | None = None) -> str:

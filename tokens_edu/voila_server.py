@@ -67,7 +67,8 @@ log = logging.getLogger("tokens-edu")
 
 #: The settings ``tokens-edu serve`` passes (JSON) and their defaults.
 DEFAULTS = {
-    "step": 3.0,  # seconds between two warm kernels starting
+    "step": 3.0,  # seconds between two warm kernels starting (refills, while students work)
+    "first_step": 1.5,  # the same when the server starts (nobody is using it yet)
     "lessons": 1,  # lessons with warm kernels (they take turns at start)
     "max_students": 0,  # pages with a kernel at once; 0: no cap
     "max_kernels": 0,  # kernels this computer holds (pages and warm ones); 0: no limit
@@ -213,8 +214,9 @@ class StartSchedule:
     round), so every lesson soon has a few warm kernels.
     """
 
-    def __init__(self, step: float, lessons: int):
+    def __init__(self, step: float, lessons: int, first_step: float | None = None):
         self.step = step
+        self.first_step = step if first_step is None else first_step
         self.lessons = max(1, lessons)
         self.next_free = 0.0
         self.first_fills = 0  # lessons whose pools were filled at start (they take turns)
@@ -225,7 +227,7 @@ class StartSchedule:
         if at_start and count:  # the server starts: each pooled lesson gets one kernel a round
             turn = self.first_fills
             self.first_fills += 1
-            times = [now + delay + (k * self.lessons + turn) * self.step for k in range(count)]
+            times = [now + delay + (k * self.lessons + turn) * self.first_step for k in range(count)]
         else:  # a refill (or a lesson without a pool): after every start already planned
             times = []
             for _ in range(count):
@@ -876,7 +878,8 @@ def main(settings: dict | str | None = None, argv: list[str] | None = None) -> i
     # way to give nested values there.
     warnings.filterwarnings("ignore", message="--kernel_pools_config=", category=DeprecationWarning)
 
-    schedule = StartSchedule(float(STATE.settings["step"]), int(STATE.settings["lessons"]))
+    schedule = StartSchedule(float(STATE.settings["step"]), int(STATE.settings["lessons"]),
+                             float(STATE.settings["first_step"]))
     vkm.wait_before = schedule.wait_before
     factory = voila.app.voila_kernel_manager_factory
 

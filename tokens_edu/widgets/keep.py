@@ -207,12 +207,14 @@ class Keeping:
         return wrapped
 
 
-def keep_match(view, match) -> None:
+def keep_match(view, match, page_known: bool = False) -> None:
     """Save ``match``'s game on the server after each move and Undo (a GameView's game).
 
     Does nothing when the view has no journal or the student is not known, or when this match
     is already kept (a puzzle shown again keeps its one saved game). Never raises: a lesson
-    plays on when saving is impossible.
+    plays on when saving is impossible. In a warm kernel whose page is not asked for yet
+    (``page_known`` False and :func:`tokens_edu.journal.query_known` False), keeping starts
+    at the game's first move, when a student is surely there.
     """
     if getattr(match, "_tokens_keeper", None) is not None:
         return
@@ -222,8 +224,18 @@ def keep_match(view, match) -> None:
     try:
         student = journal.student
         if not student:
-            from ..journal import student_from_query
+            from ..journal import query_known, student_from_query
 
+            if not page_known and not query_known():
+                # A warm kernel running the lesson before its page is asked for: reading the
+                # query now would make every later cell run while the student waits (lesson 3
+                # went from 2 s to 9 s for a class). Start keeping at the first move instead.
+                def first_move(m, *_):
+                    m.on_move.remove(first_move)
+                    keep_match(view, m, page_known=True)
+
+                match.on_move.append(first_move)
+                return
             student = student_from_query()
         if not student:
             return

@@ -233,3 +233,11 @@ def test_moves_say_who_took_each_action_even_off_turn():
     game.apply("end turn")
     assert game.moves == ((0, "audit Neural Network -> Explainability"), (1, "choose yes"), (0, "end turn"))
     assert game.history == tuple(text for _, text in game.moves)
+
+
+def test_player_names_are_cleaned_like_every_typed_name():
+    d = starter_decks()
+    game = Game.new(d[0], d[1], seed=1, names=("\u202eboB", "Ana\x00 \t Li"))
+    assert game.names == ("boB", "Ana Li")
+    with pytest.raises(ValueError):
+        Game.new(d[0], d[1], seed=1, names=("\u200b", "Bo"))

@@ -54,7 +54,7 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from ..match import Match, MatchError, make_bot
+from ..match import Match, make_bot
 from .table import WIN_TOKENS, CardTable, plain, table_state
 
 __all__ = ["GameView", "NewGamePanel", "WIN_TOKENS", "MoveButton", "Control"]

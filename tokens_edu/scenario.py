@@ -285,7 +285,8 @@ def check_names(names) -> tuple[str, str]:
         raise ScenarioError("names must be two names, like ('Ada', 'Bo').")
     out = []
     for n in names:
-        n = clean_name(n) if isinstance(n, str) else n
+        if isinstance(n, str):  # plain printable ASCII needs only its spaces tidied
+            n = " ".join(n.split()) if n.isascii() and n.isprintable() else clean_name(n)
         if not isinstance(n, str) or not n or len(n) > 40:
             raise ScenarioError("Each player's name must be some text of 1 to 40 characters.")
         out.append(n)

@@ -78,7 +78,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Journal", "JournalUnavailable", "Saved", "Draft", "COLUMNS", "MAX_ANSWER", "MAX_NAME",
            "SAVE_FAILED", "CANNOT_SAVE", "default_url", "data_folder", "student_from_query",
-           "query_string", "write_csv", "spreadsheet_safe", "metadata"]
+           "query_string", "write_csv", "spreadsheet_safe", "metadata", "CODE_NEEDED"]
 
 log = logging.getLogger(__name__)
 if not log.handlers:
@@ -101,6 +101,10 @@ MAX_ANSWER = 5000
 
 #: How long (milliseconds) a writer waits for another writer to finish before giving up.
 BUSY_TIMEOUT_MS = 30_000
+
+#: What a student reads when the class uses a roster (tokens_edu.roster) and the page has no
+#: student's code yet: names then come from codes only.
+CODE_NEEDED = "This class uses codes: type the code from your slip (not a name), then save."
 
 #: What a student reads when one save failed (a busy or briefly unreachable database).
 SAVE_FAILED = "Your answer couldn't be saved just now. It is still in the box: try Save again."
@@ -581,6 +585,14 @@ class Journal:
                 log.info("Ignoring student=%r: the JupyterHub login %r is used.", student, hub_user)
         elif student is not None and str(student).strip():
             self._student = _clean_name(student)
+        # A class roster (tokens_edu.roster): the name comes from a code, never from a name box.
+        self._typed = False  # the name came from the student setter (a name box)
+        self._code = ""  # the roster code this page signed in with
+        self._roster_obj = None
+        self._roster_seen = False
+        self._code_failures = 0
+        #: why the page's ``?code=`` did not sign in (plain words), else ""
+        self.code_problem = ""
         self.problem: str | None = None
         self._engine: sa.Engine | None = None
         self._tables: set[str] = set()
@@ -595,6 +607,23 @@ class Journal:
         self._open()
         if read_only and self.problem:
             raise JournalUnavailable(f"The saved answers cannot be read: {self.problem}.")
+        if not self._locked and self._student is None and not read_only and not self.problem:
+            self._sign_in_from_page()
+
+    def _sign_in_from_page(self) -> None:
+        """Sign in with the page's ``?code=`` when it has one (a roster's personal link)."""
+        try:
+            from .roster import code_from_query
+
+            code = code_from_query()
+        except Exception:  # the page's query cannot be read: no sign-in, never a crash
+            log.info("Could not read the page's code.", exc_info=True)
+            return
+        if code:
+            try:
+                self.sign_in(code)
+            except ValueError as e:
+                self.code_problem = str(e)
 
     # --- the store ----------------------------------------------------------------------
 
@@ -689,6 +718,11 @@ class Journal:
         if self._locked and name != self._student:
             raise ValueError(f"You are logged in as {self._student}, so your answers are saved "
                              "under that name.")
+        if name != self._student and self.roster_in_use:
+            raise ValueError(CODE_NEEDED)  # with a class roster, only a code gives a name
+        if name != self._student:
+            self._typed = True
+            self._code = ""
         self._student = name
 
     def identify(self, name: str) -> None:
@@ -709,6 +743,82 @@ class Journal:
     def on_identify(self, callback: Callable[[str], None]) -> None:
         """Call ``callback(name)`` each time :meth:`identify` names the page's student."""
         self._listeners.append(callback)
+
+    # --- a class roster (tokens_edu.roster) ---------------------------------------------
+
+    @property
+    def roster_in_use(self) -> bool:
+        """True when the class has a roster (``tokens-edu roster add``) and there is no
+        JupyterHub login: a student's name then comes only from their code (:meth:`sign_in`),
+        never from a name box. Once seen, a roster is remembered for this page; until then it
+        is looked up each time (one small query), so a roster made during a lesson counts at
+        once. False when the store cannot be read."""
+        if self._locked:
+            return False
+        if not self._roster_seen:
+            try:
+                from .roster import Roster
+
+                if self._roster_obj is None:
+                    self._roster_obj = Roster(self.url, engine=self.engine, read_only=True)
+                self._roster_seen = self._roster_obj.in_use()
+            except Exception:  # noqa: BLE001 (a store problem shows when saving)
+                log.info("Could not read the class roster.", exc_info=True)
+                return False
+        return self._roster_seen
+
+    @property
+    def code(self) -> str:
+        """The roster code this page signed in with (``""`` when none): lesson links carry it."""
+        return self._code
+
+    def sign_in(self, code: object) -> str:
+        """Take the student's name from their class-roster code, and tell the page
+        (:meth:`identify`). Another student on the same screen signs in with their own code.
+
+        Args:
+            code: the code from the student's slip (any case; spaces and dashes ignored).
+
+        Returns:
+            str: the student's name.
+
+        Raises:
+            ValueError: under a JupyterHub login, or the code is not on the class list (plain
+                words). After three wrong codes, each further one waits two seconds first.
+            JournalUnavailable: the store cannot be read now.
+        """
+        import time
+
+        from .roster import Roster, normalize_code
+
+        if self._locked:
+            raise ValueError(f"You are logged in as {self._student}, so your answers are saved "
+                             "under that name.")
+        if self._roster_obj is None:
+            self._roster_obj = Roster(self.url, engine=self.engine, read_only=True)
+        try:
+            name = self._roster_obj.name_for(code)
+        except sa.exc.SQLAlchemyError:
+            log.warning("Reading the class roster failed", exc_info=True)
+            raise JournalUnavailable("The class list cannot be read just now. Try again in a "
+                                     "moment.") from None
+        if name is None:
+            self._code_failures += 1
+            if self._code_failures > 3:
+                time.sleep(2)  # a slip's code is typed once or twice, not guessed
+            raise ValueError("That code is not on the class list. Check the code on your slip "
+                             "and type it again.")
+        self._code_failures = 0
+        self._student = _clean_name(name)
+        self._code = normalize_code(code)
+        self._typed = False
+        self.identify(self._student)
+        return self._student
+
+    def _check_roster(self) -> None:
+        """With a class roster, refuse a name that was typed rather than signed in with a code."""
+        if self._typed and self.roster_in_use:
+            raise ValueError(CODE_NEEDED)
 
     # --- writing ------------------------------------------------------------------------
 
@@ -737,7 +847,8 @@ class Journal:
                 :data:`CANNOT_SAVE` when it cannot store anything now). Nothing is saved then.
         """
         if not self._student:
-            raise ValueError("Type your name first, then save.")
+            raise ValueError(CODE_NEEDED if self.roster_in_use else "Type your name first, then save.")
+        self._check_roster()
         if not isinstance(answer, str) or not answer.strip():
             raise ValueError("Your answer is empty. Write a few words, then save.")
         if len(answer) > MAX_ANSWER:
@@ -814,7 +925,8 @@ class Journal:
             JournalUnavailable: the store refused it (see :meth:`save`).
         """
         if not self._student:
-            raise ValueError("Type your name first, then save.")
+            raise ValueError(CODE_NEEDED if self.roster_in_use else "Type your name first, then save.")
+        self._check_roster()
         if not isinstance(text, str):
             raise ValueError("A draft must be text.")
         name, _ = _card_name_and_prompt(card)

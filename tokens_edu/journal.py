@@ -591,8 +591,11 @@ class Journal:
         self._roster_obj = None
         self._roster_seen = False
         self._code_failures = 0
-        #: why the page's ``?code=`` did not sign in (plain words), else ""
-        self.code_problem = ""
+        self._code_problem = ""  # why the page's ?code= did not sign in (see code_problem)
+        # The page's ?code= is read when the page's student is first asked for (not here): a
+        # warm kernel waits for its page's address at that moment, so the lesson's cells
+        # before it are ready before a student opens the page.
+        self._page_checked = bool(self._locked or self._student or read_only)
         self.problem: str | None = None
         self._engine: sa.Engine | None = None
         self._tables: set[str] = set()
@@ -607,11 +610,14 @@ class Journal:
         self._open()
         if read_only and self.problem:
             raise JournalUnavailable(f"The saved answers cannot be read: {self.problem}.")
-        if not self._locked and self._student is None and not read_only and not self.problem:
-            self._sign_in_from_page()
 
-    def _sign_in_from_page(self) -> None:
-        """Sign in with the page's ``?code=`` when it has one (a roster's personal link)."""
+    def _check_page(self) -> None:
+        """Once: sign in with the page's ``?code=`` when it has one (a roster's personal link)."""
+        if self._page_checked:
+            return
+        self._page_checked = True
+        if self._student is not None or self._locked:
+            return
         try:
             from .roster import code_from_query
 
@@ -623,7 +629,7 @@ class Journal:
             try:
                 self.sign_in(code)
             except ValueError as e:
-                self.code_problem = str(e)
+                self._code_problem = str(e)
 
     # --- the store ----------------------------------------------------------------------
 
@@ -706,7 +712,9 @@ class Journal:
 
     @property
     def student(self) -> str | None:
-        """The student's name (str), or None when the page has not asked for it yet."""
+        """The student's name (str), or None when the page has not asked for it yet. In a
+        lesson page with a class roster, the first look signs in with the page's ``?code=``."""
+        self._check_page()
         return self._student
 
     @student.setter
@@ -715,6 +723,7 @@ class Journal:
         empty, too long, or locked. This does not tell :meth:`on_identify` listeners: a typed
         name is not proof of who is at the page (see :meth:`identify`)."""
         name = _clean_name(name)
+        self._check_page()
         if self._locked and name != self._student:
             raise ValueError(f"You are logged in as {self._student}, so your answers are saved "
                              "under that name.")
@@ -770,7 +779,14 @@ class Journal:
     @property
     def code(self) -> str:
         """The roster code this page signed in with (``""`` when none): lesson links carry it."""
+        self._check_page()
         return self._code
+
+    @property
+    def code_problem(self) -> str:
+        """Why the page's ``?code=`` did not sign in (plain words), or ``""``."""
+        self._check_page()
+        return self._code_problem
 
     def sign_in(self, code: object) -> str:
         """Take the student's name from their class-roster code, and tell the page
@@ -794,6 +810,7 @@ class Journal:
         if self._locked:
             raise ValueError(f"You are logged in as {self._student}, so your answers are saved "
                              "under that name.")
+        self._page_checked = True  # a code typed now wins over the page's link
         if self._roster_obj is None:
             self._roster_obj = Roster(self.url, engine=self.engine, read_only=True)
         try:
@@ -846,7 +863,7 @@ class Journal:
             JournalUnavailable: the store refused the save (:data:`SAVE_FAILED` for a one-off,
                 :data:`CANNOT_SAVE` when it cannot store anything now). Nothing is saved then.
         """
-        if not self._student:
+        if not self.student:  # (a lesson page's ?code= is read here at the latest)
             raise ValueError(CODE_NEEDED if self.roster_in_use else "Type your name first, then save.")
         self._check_roster()
         if not isinstance(answer, str) or not answer.strip():
@@ -924,7 +941,7 @@ class Journal:
             ValueError: no student name yet, an unknown card, or text that is not a str.
             JournalUnavailable: the store refused it (see :meth:`save`).
         """
-        if not self._student:
+        if not self.student:  # (a lesson page's ?code= is read here at the latest)
             raise ValueError(CODE_NEEDED if self.roster_in_use else "Type your name first, then save.")
         self._check_roster()
         if not isinstance(text, str):

@@ -164,16 +164,16 @@ def test_start_page_links_carry_the_code(env, codes):
 def test_the_code_is_read_when_the_student_is_first_asked_for(env, codes):
     """Not when the journal is made: a warm kernel runs the lesson's first cells before its
     page is requested, and waits for the page's address only when the name is needed."""
-    import tokens_edu.roster as roster_module
+    import tokens_edu.journal as journal_module
 
     asked = []
-    real = roster_module.code_from_query
+    real = journal_module.code_from_query
 
     def spy(query=None):
         asked.append(1)
         return real(query)
 
-    env.setattr(roster_module, "code_from_query", spy)
+    env.setattr(journal_module, "code_from_query", spy)
     env.setenv("QUERY_STRING", f"code={codes['Bo']}")
     j = Journal(lesson=LESSON)
     assert asked == []

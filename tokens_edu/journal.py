@@ -78,7 +78,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Journal", "JournalUnavailable", "Saved", "Draft", "COLUMNS", "MAX_ANSWER", "MAX_NAME",
            "SAVE_FAILED", "CANNOT_SAVE", "default_url", "data_folder", "student_from_query",
-           "query_string", "write_csv", "spreadsheet_safe", "metadata", "CODE_NEEDED"]
+           "query_string", "write_csv", "spreadsheet_safe", "metadata", "CODE_NEEDED",
+           "CODE_LENGTH", "normalize_code", "code_from_query", "roster_table"]
 
 log = logging.getLogger(__name__)
 if not log.handlers:
@@ -101,6 +102,20 @@ MAX_ANSWER = 5000
 
 #: How long (milliseconds) a writer waits for another writer to finish before giving up.
 BUSY_TIMEOUT_MS = 30_000
+
+#: Characters in a class-roster code (:mod:`tokens_edu.roster` makes and manages the codes).
+CODE_LENGTH = 6
+
+#: The class roster's table (one row per student: ``code``, ``name``, ``added_at``). Kept by
+#: :mod:`tokens_edu.roster`; a Journal only reads it, to sign a page in with a code. Not in
+#: :data:`metadata`: a Journal never makes it.
+roster_table = sa.Table(
+    "roster",
+    sa.MetaData(),
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
+)
 
 #: What a student reads when the class uses a roster (tokens_edu.roster) and the page has no
 #: student's code yet: names then come from codes only.
@@ -549,6 +564,39 @@ def write_csv(rows, file, columns: list[str] | None = None) -> int:
     return len(records)
 
 
+def normalize_code(text: object) -> str:
+    """A class-roster code as stored: upper case, without spaces and dashes (``"kt4-pxm"`` ->
+    ``"KT4PXM"``). Returns ``""`` for anything that is not text."""
+    if not isinstance(text, str):
+        return ""
+    return "".join(ch for ch in text.upper() if ch not in " -_\t\r\n")[:32]
+
+
+def code_from_query(query: str | None = None) -> str:
+    """The ``code=`` value of the page's query (``"?code=KT4PXM"``), normalized; ``""`` if none.
+
+    Args:
+        query: a query string; None reads the page's own (:func:`query_string`, which waits
+            for Voila's request in a preheated kernel).
+    """
+    if query is None:
+        query = query_string()
+    values = parse_qs((query or "").lstrip("?")).get("code", [])
+    return normalize_code(values[0]) if values else ""
+
+
+def _roster_lookup(engine: sa.Engine, code: str | None = None):
+    """With ``code``: the roster's name for it (None if none); without: whether the roster has
+    anyone. A missing roster table is an empty roster."""
+    with engine.connect() as conn:
+        if not sa.inspect(conn).has_table(roster_table.name):
+            return None if code is not None else False
+        if code is None:
+            return conn.execute(sa.select(roster_table.c.code).limit(1)).first() is not None
+        return conn.execute(sa.select(roster_table.c.name)
+                            .where(roster_table.c.code == code)).scalar()
+
+
 class Journal:
     """Where a student's Discuss answers (and drafts) are saved and read back.
 
@@ -588,7 +636,6 @@ class Journal:
         # A class roster (tokens_edu.roster): the name comes from a code, never from a name box.
         self._typed = False  # the name came from the student setter (a name box)
         self._code = ""  # the roster code this page signed in with
-        self._roster_obj = None
         self._roster_seen = False
         self._code_failures = 0
         self._code_problem = ""  # why the page's ?code= did not sign in (see code_problem)
@@ -619,8 +666,6 @@ class Journal:
         if self._student is not None or self._locked:
             return
         try:
-            from .roster import code_from_query
-
             code = code_from_query()
         except Exception:  # the page's query cannot be read: no sign-in, never a crash
             log.info("Could not read the page's code.", exc_info=True)
@@ -766,11 +811,7 @@ class Journal:
             return False
         if not self._roster_seen:
             try:
-                from .roster import Roster
-
-                if self._roster_obj is None:
-                    self._roster_obj = Roster(self.url, engine=self.engine, read_only=True)
-                self._roster_seen = self._roster_obj.in_use()
+                self._roster_seen = bool(_roster_lookup(self.engine))
             except Exception:  # noqa: BLE001 (a store problem shows when saving)
                 log.info("Could not read the class roster.", exc_info=True)
                 return False
@@ -805,16 +846,13 @@ class Journal:
         """
         import time
 
-        from .roster import Roster, normalize_code
-
         if self._locked:
             raise ValueError(f"You are logged in as {self._student}, so your answers are saved "
                              "under that name.")
         self._page_checked = True  # a code typed now wins over the page's link
-        if self._roster_obj is None:
-            self._roster_obj = Roster(self.url, engine=self.engine, read_only=True)
+        normalized = normalize_code(code)
         try:
-            name = self._roster_obj.name_for(code)
+            name = _roster_lookup(self.engine, normalized) if len(normalized) == CODE_LENGTH else None
         except sa.exc.SQLAlchemyError:
             log.warning("Reading the class roster failed", exc_info=True)
             raise JournalUnavailable("The class list cannot be read just now. Try again in a "
@@ -827,7 +865,7 @@ class Journal:
                              "and type it again.")
         self._code_failures = 0
         self._student = _clean_name(name)
-        self._code = normalize_code(code)
+        self._code = normalized
         self._typed = False
         self.identify(self._student)
         return self._student

@@ -27,7 +27,12 @@ Change                                 Why (Voila 0.5.13 behaviour)
 :func:`kernel_manager`                 Warm kernels: a page takes a *ready* one (Voila 0.5 waits for
                                        the first entry even while it sleeps its refill delay), they
                                        start one at a time, and page kernels are tracked (cap, pages
-                                       no browser opened, dead kernels).
+                                       no browser opened, dead kernels). At the kernel limit or short
+                                       of memory, warm kernels of other lessons give way to a
+                                       student's page or a lesson's refill (``make_room``).
+:func:`local_only`                     The lab template loads Font Awesome from a CDN (the page's
+                                       widget bundle already has it): offline that request fails.
+                                       Pages never ask another computer for anything.
 :class:`TemplateFileHandler`           ``/voila/templates/..%2f..`` raised AssertionError (500).
 :class:`TreeHandler`, contents         ``hide_globs`` hides a folder from the list only; its own
                                        address still listed it (``/voila/tree/scenarios``).
@@ -36,10 +41,18 @@ Change                                 Why (Voila 0.5.13 behaviour)
                                        short log line (the access log) and a short plain page.
 contents manager trust                 Every page logged "Notebook ... is not trusted" (trust is a
                                        JupyterLab notion; Voila runs the notebook either way).
+:class:`_DropKnownNoise`               jupyter_server asks Tornado 6.5+ for a websocket ping timeout
+                                       longer than its interval; Tornado warns once per server.
 :meth:`TokensVoila.init_settings`      Connection files of a killed server stayed in the temp
                                        folder; each server now has its own folder, and folders of
                                        servers that are gone are removed at start.
 =====================================  =============================================================
+
+One more Voila workaround lives in the page, in the Discuss box's front end
+(``tokens_edu/widgets/static/discuss.js``): Voila's own ``beforeunload`` listener stops the
+kernel before the browser asks "leave this page?", so a student who chose to stay had a dead
+page. While a box holds unsaved text, that shutdown call and the kernel connection's ``dispose``
+are held back until the page really goes (``pagehide``).
 
 The settings come as one JSON object (:data:`DEFAULTS` lists them); see :func:`main`.
 """

@@ -402,15 +402,15 @@ def test_export_to_a_folder_that_cannot_be_written(answers_dir, tmp_path, capsys
 
 
 def test_capacity_is_sized_from_memory():
-    big = cli.plan_capacity(7, free_mib=22 * 1024, kernel_mib=90)  # this 24 GiB machine
-    assert big.pool_size == cli.CLASS_SIZE and big.max_students == big.kernels == 233
-    laptop = cli.plan_capacity(7, free_mib=5 * 1024, kernel_mib=90)  # an 8 GiB laptop
-    assert laptop.kernels == 39 and laptop.pool_size == 5 and laptop.max_students == 39
-    tiny = cli.plan_capacity(7, free_mib=500, kernel_mib=90)
+    big = cli.plan_capacity(9, free_mib=22 * 1024, kernel_mib=60)  # this 24 GiB machine
+    assert big.pool_size == cli.CLASS_SIZE and big.max_students == big.kernels == 349
+    laptop = cli.plan_capacity(9, free_mib=5 * 1024, kernel_mib=60)  # an 8 GiB laptop
+    assert laptop.kernels == 59 and laptop.pool_size == 6 and laptop.max_students == 59
+    tiny = cli.plan_capacity(9, free_mib=500, kernel_mib=60)
     assert tiny.pool_size == 1 and tiny.max_students == 1
-    given = cli.plan_capacity(7, pool_size=0, max_students=12, free_mib=22 * 1024)
+    given = cli.plan_capacity(9, pool_size=0, max_students=12, free_mib=22 * 1024)
     assert (given.pool_size, given.max_students) == (0, 12)
-    assert cli.plan_capacity(1, free_mib=22 * 1024).warm_minutes() == 1.5
+    assert cli.plan_capacity(1, free_mib=22 * 1024).warm_minutes() == 0.75
 
 
 def test_storage_watch_says_it_once_and_when_it_is_fixed(tmp_path, monkeypatch):

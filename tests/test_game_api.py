@@ -31,7 +31,8 @@ def test_the_log_reads_like_commentary_and_matches_the_seed_example():
     game = Game.from_scenario(NN_VS_EXPLAINABILITY)
     game.apply("audit Neural Network -> Explainability")
     texts = [e.text for e in game.log]
-    assert "Ada's Neural Network audits Bo's Explainability: 4 Flags to 1." in texts
+    assert ("Ada's Neural Network audits Bo's Explainability. Neural Network puts 4 Flags on Explainability "
+            "and takes 1 back.") in texts
     assert "Bo's Explainability is Deprecated." in texts
     event = game.log[-1]
     assert (event.turn, event.player, event.kind) == (3, 1, "deprecated")
@@ -162,9 +163,9 @@ def test_the_log_never_names_a_card_only_its_chooser_saw():
     game.apply("task Search Tree")
     assert game.to_act == 0 and game.pending.startswith("Search Tree")
     game.apply("choose GAN")
-    for p in (0, 1):
+    for p, line in ((0, "You make a secret choice."), (1, "Ada makes a secret choice.")):
         text = " ".join(game.tables(p)["log"]["Text"])
-        assert "GAN" not in text and "Ada makes a secret choice." in text
+        assert "GAN" not in text and line in text
     assert [c.name for c in game.observation(0).hand][-1] == "GAN"
 
 
@@ -232,3 +233,11 @@ def test_moves_say_who_took_each_action_even_off_turn():
     game.apply("end turn")
     assert game.moves == ((0, "audit Neural Network -> Explainability"), (1, "choose yes"), (0, "end turn"))
     assert game.history == tuple(text for _, text in game.moves)
+
+
+def test_player_names_are_cleaned_like_every_typed_name():
+    d = starter_decks()
+    game = Game.new(d[0], d[1], seed=1, names=("\u202eboB", "Ana\x00 \t Li"))
+    assert game.names == ("boB", "Ana Li")
+    with pytest.raises(ValueError):
+        Game.new(d[0], d[1], seed=1, names=("\u200b", "Bo"))

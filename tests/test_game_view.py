@@ -248,7 +248,8 @@ def test_the_computers_hand_deck_and_look_never_reach_the_page(wire):
     view.buttons["end turn"].click()
     view.next_button.click()  # the computer uses Tensor: it must choose now
     assert game.to_act == 1 and game.pending and "Fairness Check" in game.pending
-    assert state(view)["prompt"] == "The computer is choosing."
+    assert state(view)["prompt"] == ("The computer looks at the top card of its deck (Tensor) "
+                                     "and may put it on the bottom.")
     assert view.match.prompt(1) == game.observation(1).pending  # the chooser's own words
     for _ in range(40):
         if game.over or game.to_act == 0:
@@ -318,7 +319,9 @@ def test_hot_seat_look_prompt_is_neutral_for_the_covered_seat():
     view.reveal_button.click()
     view.buttons["use Tensor"].click()
     assert game.to_act == 0 and "Chatbot" in state(view)["prompt"]
-    assert view.match.prompt(1) == "Ada is choosing."  # what Bo would read
+    bo_reads = view.match.prompt(1)  # what Bo would read: who looks, never the card (R22)
+    assert bo_reads == "Ada looks at the top card of their deck (Tensor) and may put it on the bottom."
+    assert "Chatbot" not in bo_reads
 
 
 # -- escaping: the page escapes, the state holds the literal text ---------------------------------

@@ -143,3 +143,63 @@ def test_dashboard_shows_two_students_answers_live_hides_names_on_the_wall_and_e
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def test_with_a_roster_a_page_takes_the_name_from_the_code_and_refuses_a_classmates_name(
+        servers, browser):
+    """On a real lesson page: the personal link names the student (no name box); a link with a
+    classmate's name but no code cannot save; a wrong code is refused; the right code saves."""
+    from tokens_edu.journal import Journal
+    from tokens_edu.roster import Roster
+
+    url = f"sqlite:///{servers['data']}/journal.sqlite"
+    codes = {e.name: e.code for e in Roster(url).add(["Roster Ana", "Roster Bo"])}
+    contexts = []
+    try:
+        ctx, page = new_page(browser)
+        contexts.append(ctx)
+        page.goto(servers["lessons"] + f"/voila/render/{LESSON}?code={codes['Roster Ana']}",
+                  wait_until="commit")
+        box = page.locator(".tokens-discuss").last
+        box.wait_for(state="visible")
+        assert box.locator(".tokens-discuss-name").count() == 0  # no name box with a roster
+        assert "Saving as Roster Ana" in box.locator(".tokens-discuss-who").inner_text()
+        box.locator(".tokens-discuss-answer textarea").fill("Ana's own answer")
+        box.locator("button.tokens-discuss-save").click()
+        page.wait_for_function("el => el.textContent.includes('Saved')",
+                               arg=box.locator(".tokens-discuss-status").element_handle())
+
+        ctx, page = new_page(browser)
+        contexts.append(ctx)
+        page.goto(servers["lessons"] + f"/voila/render/{LESSON}?student=Roster%20Ana",
+                  wait_until="commit")  # a classmate's name in the link, no code
+        box = page.locator(".tokens-discuss").last
+        box.wait_for(state="visible")
+        assert box.locator(".tokens-discuss-name").count() == 0
+        assert "Type the code" in box.locator(".tokens-discuss-who").inner_text()
+        box.locator(".tokens-discuss-answer textarea").fill("pretending to be Ana")
+        box.locator("button.tokens-discuss-save").click()
+        page.wait_for_function("el => el.textContent.includes('code')",
+                               arg=box.locator(".tokens-discuss-status").element_handle())
+        assert "Saved" not in box.locator(".tokens-discuss-status").inner_text()
+        code = box.locator(".tokens-discuss-code input")
+        code.fill("WRONG9")
+        code.press("Enter")
+        page.wait_for_function("el => el.textContent.includes('not on the class list')",
+                               arg=box.locator(".tokens-discuss-status").element_handle())
+        code.fill(codes["Roster Bo"])
+        code.press("Enter")
+        page.wait_for_function("el => el.textContent.includes('Saving as Roster Bo')",
+                               arg=box.locator(".tokens-discuss-who").element_handle())
+        box.locator(".tokens-discuss-answer textarea").fill("Bo's answer, with Bo's code")
+        box.locator("button.tokens-discuss-save").click()
+        page.wait_for_function("el => el.textContent.includes('Saved')",
+                               arg=box.locator(".tokens-discuss-status").element_handle())
+    finally:
+        for ctx in contexts:
+            ctx.close()
+    rows = Journal(url).answers(all_students=True)
+    mine = rows[rows["student"].str.startswith("Roster")]
+    assert dict(zip(mine["answer"], mine["student"])) == {
+        "Ana's own answer": "Roster Ana", "Bo's answer, with Bo's code": "Roster Bo"}
+    assert "pretending to be Ana" not in set(rows["answer"])

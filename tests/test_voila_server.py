@@ -11,9 +11,13 @@ import subprocess
 import sys
 import time
 
+from pathlib import Path
+
 import pytest
 
 from tokens_edu import voila_server as vs
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class _Renderer:
@@ -210,3 +214,29 @@ def test_warm_kernels_of_other_lessons_give_way_to_students():
             task.cancel()
 
     asyncio.run(scenario())
+
+
+def test_a_warm_kernel_keeps_a_game_from_its_first_move_not_before(monkeypatch, tmp_path):
+    """Keeping a game must not read the page's query in a warm kernel before its page is asked
+    for (every later cell would then run while the student waits): it starts at the first move."""
+    from tokens_edu import Game, journal as jmod
+    from tokens_edu.journal import Journal
+    from tokens_edu.widgets import GameView
+
+    for var in ("JUPYTERHUB_USER", "TOKENS_EDU_DB_URL"):
+        monkeypatch.delenv(var, raising=False)
+    url = f"sqlite:///{tmp_path / 'j.sqlite'}"
+    asked = []
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(jmod, "_query_cache", None)
+    monkeypatch.setattr(jmod, "_wait_for_voila_request",
+                        lambda: (asked.append(1), os.environ.__setitem__("QUERY_STRING", "student=ana")))
+    view = GameView(Game.from_scenario(str(ROOT / "lessons" / "scenarios" / "03-audit.yaml")),
+                    seats=("human", "greedy"), journal=Journal(url, lesson="l3"))
+    assert asked == [] and not jmod.query_known()  # built without waiting for a page
+    move = view.match.game.legal_actions()[0]
+    view.match.play(move)
+    assert asked == [1]  # the first move: now the student's name is read, and the game kept
+    from tokens_edu.saved_games import GameStore
+
+    assert len(GameStore(url).games(student="ana")) == 1

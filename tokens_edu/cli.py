@@ -67,8 +67,9 @@ START_PAGE = "00-start-here.ipynb"
 CLASS_SIZE = 30
 #: Memory one lesson kernel uses, in MiB: measured as proportional set size (PSS, shared
 #: pages split among users) with ``benchmarks/class_load.py``: lesson 03 with 30 students,
-#: median 84 MiB, most 87 MiB (November 2026, Debian 12, Python 3.11). Rounded up.
-KERNEL_MIB = 90
+#: median 55.5 MiB; every lesson's warm kernels, median 55.6, most 57.8 MiB (December 2026,
+#: Debian 12, Python 3.11). Rounded up.
+KERNEL_MIB = 60
 #: Memory kept free for the system, the Voila server and a browser, in MiB.
 RESERVE_MIB = 1536
 #: Seconds before the first replacement of a taken warm kernel starts. Voila's default is 1 s;
@@ -79,6 +80,9 @@ DEFAULT_REFILL_DELAY = 10
 #: Seconds between two warm kernels starting (any lesson). A kernel takes about 2-3 s of CPU
 #: to start and run a lesson on these 2-core machines, so this keeps up without piling up.
 START_STEP = 3
+#: The same when the server starts, while nobody is using it yet: 30 warm kernels for each of
+#: 9 lessons are ready in about 7 minutes instead of 14.
+FIRST_STEP = 1.5
 HOST = "127.0.0.1"
 
 #: Folders of the lessons folder that are not listed or browsable (they hold data the lessons
@@ -119,7 +123,7 @@ class Capacity:
         """Warm kernels over every lesson."""
         return self.pool_size * self.lessons
 
-    def warm_minutes(self, step: float = START_STEP) -> float:
+    def warm_minutes(self, step: float = FIRST_STEP) -> float:
         """About how long until every warm kernel is ready, in minutes."""
         return self.warm * step / 60
 
@@ -216,10 +220,11 @@ def build_parser() -> argparse.ArgumentParser:
             "warm kernels that have already run it, so a class opening a page at once waits "
             "about a second: without options, up to 30 per lesson as the free memory allows, "
             "and warm kernels of unused lessons give way to students when memory is short "
-            f"(each uses about {KERNEL_MIB} MiB; they start one every {START_STEP} s, the "
-            "lessons taking turns, so 30 for each of 7 pages are all ready after about 11 "
-            "minutes). To start faster and use less memory, warm only today's lesson: "
-            "--preheat-only 03-task-and-audit (30 ready after about a minute and a half). "
+            f"(each uses about {KERNEL_MIB} MiB; at the start they start one every "
+            f"{FIRST_STEP} s, the lessons taking turns: 30 for each of 9 lessons are all ready "
+            "after about 7 minutes, a few per lesson after one). To start faster and use less "
+            "memory, warm only today's lesson: --preheat-only 03-task-and-audit (30 ready "
+            "after about 45 seconds). "
             "At most --max-students pages hold a kernel at once (default: what the free "
             "memory holds); past it a page asks the student to wait a minute and reload. "
             "The first lines say how many students this computer can hold. A closed or "
@@ -374,7 +379,8 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
     """
     pooled = (len(preheat_only) if preheat_only
               else len(_lesson_names(lessons)) if lessons.is_dir() else 1)  # taking turns
-    settings = {"step": float(START_STEP), "lessons": max(1, pooled) if pool_size else 1,
+    settings = {"step": float(START_STEP), "first_step": float(FIRST_STEP),
+                "lessons": max(1, pooled) if pool_size else 1,
                 "max_students": int(max_students), "max_kernels": int(max_kernels),
                 "kernel_mib": KERNEL_MIB, "hidden": HIDDEN_IN_LIST}
     program = _VOILA_MAIN.format(path=str(Path(__file__).resolve().with_name("voila_server.py")),

@@ -41,7 +41,6 @@ with the same three methods works, e.g. one built on JupyterHub's OAuth).
 from __future__ import annotations
 
 import asyncio
-import csv
 import hmac
 import html
 import io
@@ -71,41 +70,28 @@ POLL_SECONDS = 1.0
 #: A game not saved for this long is shown as "left" instead of "playing now".
 IDLE_GAME = timedelta(minutes=20)
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 # ------------------------------------------------------------------------------------------------
 # Data
 # ------------------------------------------------------------------------------------------------
 def safe_cell(value):
-    """A value a spreadsheet shows as text, never as a formula.
+    """A value a spreadsheet shows as text, never as a formula (the journal's rule,
+    :func:`tokens_edu.journal.spreadsheet_safe`: text starting with ``=``, ``+``, ``-``, ``@``,
+    their full-width forms, a tab or a carriage return gets a leading apostrophe)."""
+    from .journal import spreadsheet_safe
 
-    Text starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading
-    apostrophe (the OWASP advice for CSV injection); other values are returned unchanged.
-    """
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
+    return spreadsheet_safe(value)
 
 
 def answers_csv(df) -> str:
-    """The answers table ``df`` (columns of :data:`tokens_edu.journal.COLUMNS`) as CSV text
-    that a spreadsheet opens safely (every text cell through :func:`safe_cell`)."""
-    try:  # the server's export (issue 9) when it is there: one rule for both exports
-        from .journal import safe_csv_frame  # type: ignore[attr-defined]
+    """The answers table ``df`` as CSV text that a spreadsheet opens safely: the same writer
+    as ``tokens-edu export`` (:func:`tokens_edu.journal.write_csv`: every text cell through
+    :func:`safe_cell`, CRLF line ends so a line break inside an answer stays in its cell)."""
+    from .journal import write_csv
 
-        df = safe_csv_frame(df)
-    except ImportError:
-        import pandas as pd
-
-        df = df.copy()
-        for col in df.columns:  # text columns (object, or pandas 3's str dtype)
-            if df[col].dtype == object or pd.api.types.is_string_dtype(df[col].dtype):
-                df[col] = df[col].map(safe_cell).astype(object)
-    out = io.StringIO()
-    # CRLF line ends (RFC 4180, what spreadsheets expect); then a CR or LF inside an answer is
-    # quoted too, never read as the end of a row.
-    df.to_csv(out, index=False, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+    out = io.StringIO(newline="")
+    write_csv(df, out)
     return out.getvalue()
 
 

@@ -28,6 +28,7 @@ from . import engine
 from .actions import Action, normalize
 from .cards import Card
 from .decks import Deck, deck_problems_text
+from .engine.events import CHOOSE_SECRET
 from .engine.rules import WINNING_TOKENS
 from .errors import DeckError, IllegalAction, RecordError, ScenarioError
 from .explain import why_illegal
@@ -270,6 +271,19 @@ class Game:
         if done < len(events):
             self._log.extend(log_events(self._s, self._names, events[done:], self._title))
         return tuple(self._log)
+
+    def log_for(self, player: int) -> tuple[LogEvent, ...]:
+        """The log as ``player`` (0/1) reads it: like :attr:`log`, but their own secret choices
+        read "You make a secret choice." (what they chose is still never named).
+
+        Raises:
+            ValueError: player is not 0 or 1.
+        """
+        player = _check_player(player)
+        events = self._s.events
+        if not any(e[0] == CHOOSE_SECRET and e[2] == player for e in events):
+            return self.log
+        return tuple(log_events(self._s, self._names, events, self._title, player))
 
     @property
     def history(self) -> tuple[str, ...]:

@@ -78,7 +78,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Journal", "JournalUnavailable", "Saved", "Draft", "COLUMNS", "MAX_ANSWER", "MAX_NAME",
            "SAVE_FAILED", "CANNOT_SAVE", "default_url", "data_folder", "student_from_query",
-           "query_string", "write_csv", "spreadsheet_safe", "metadata"]
+           "query_string", "query_known", "write_csv", "spreadsheet_safe", "metadata",
+           "CODE_NEEDED", "CODE_LENGTH", "normalize_code", "code_from_query", "roster_table"]
 
 log = logging.getLogger(__name__)
 if not log.handlers:
@@ -101,6 +102,24 @@ MAX_ANSWER = 5000
 
 #: How long (milliseconds) a writer waits for another writer to finish before giving up.
 BUSY_TIMEOUT_MS = 30_000
+
+#: Characters in a class-roster code (:mod:`tokens_edu.roster` makes and manages the codes).
+CODE_LENGTH = 6
+
+#: The class roster's table (one row per student: ``code``, ``name``, ``added_at``). Kept by
+#: :mod:`tokens_edu.roster`; a Journal only reads it, to sign a page in with a code. Not in
+#: :data:`metadata`: a Journal never makes it.
+roster_table = sa.Table(
+    "roster",
+    sa.MetaData(),
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: What a student reads when the class uses a roster (tokens_edu.roster) and the page has no
+#: student's code yet: names then come from codes only.
+CODE_NEEDED = "This class uses codes: type the code from your slip (not a name), then save."
 
 #: What a student reads when one save failed (a busy or briefly unreachable database).
 SAVE_FAILED = "Your answer couldn't be saved just now. It is still in the box: try Save again."
@@ -281,6 +300,18 @@ def query_string() -> str:
             _query_cache = ""
         return _query_cache.lstrip("?")
     return (os.environ.get("QUERY_STRING") or "").lstrip("?")
+
+
+def query_known() -> bool:
+    """True when the page's query can be read at once; False in a preheated (warm) kernel whose
+    page has not been asked for yet, where :func:`query_string` would wait for it.
+
+    A warm kernel runs the lesson before any student opens the page, and stops at the first
+    reading of the query until a page takes it; everything after that runs while the student
+    waits. So code that only *may* need the student's name (keeping a game, say) should wait
+    for a later moment when this is False, and leave the reading to the end of the lesson.
+    """
+    return os.environ.get("VOILA_PREHEAT", "False") != "True" or _query_cache is not None
 
 
 def student_from_query(query: str | None = None) -> str:
@@ -545,6 +576,39 @@ def write_csv(rows, file, columns: list[str] | None = None) -> int:
     return len(records)
 
 
+def normalize_code(text: object) -> str:
+    """A class-roster code as stored: upper case, without spaces and dashes (``"kt4-pxm"`` ->
+    ``"KT4PXM"``). Returns ``""`` for anything that is not text."""
+    if not isinstance(text, str):
+        return ""
+    return "".join(ch for ch in text.upper() if ch not in " -_\t\r\n")[:32]
+
+
+def code_from_query(query: str | None = None) -> str:
+    """The ``code=`` value of the page's query (``"?code=KT4PXM"``), normalized; ``""`` if none.
+
+    Args:
+        query: a query string; None reads the page's own (:func:`query_string`, which waits
+            for Voila's request in a preheated kernel).
+    """
+    if query is None:
+        query = query_string()
+    values = parse_qs((query or "").lstrip("?")).get("code", [])
+    return normalize_code(values[0]) if values else ""
+
+
+def _roster_lookup(engine: sa.Engine, code: str | None = None):
+    """With ``code``: the roster's name for it (None if none); without: whether the roster has
+    anyone. A missing roster table is an empty roster."""
+    with engine.connect() as conn:
+        if not sa.inspect(conn).has_table(roster_table.name):
+            return None if code is not None else False
+        if code is None:
+            return conn.execute(sa.select(roster_table.c.code).limit(1)).first() is not None
+        return conn.execute(sa.select(roster_table.c.name)
+                            .where(roster_table.c.code == code)).scalar()
+
+
 class Journal:
     """Where a student's Discuss answers (and drafts) are saved and read back.
 
@@ -581,6 +645,16 @@ class Journal:
                 log.info("Ignoring student=%r: the JupyterHub login %r is used.", student, hub_user)
         elif student is not None and str(student).strip():
             self._student = _clean_name(student)
+        # A class roster (tokens_edu.roster): the name comes from a code, never from a name box.
+        self._typed = False  # the name came from the student setter (a name box)
+        self._code = ""  # the roster code this page signed in with
+        self._roster_seen = False
+        self._code_failures = 0
+        self._code_problem = ""  # why the page's ?code= did not sign in (see code_problem)
+        # The page's ?code= is read when the page's student is first asked for (not here): a
+        # warm kernel waits for its page's address at that moment, so the lesson's cells
+        # before it are ready before a student opens the page.
+        self._page_checked = bool(self._locked or self._student or read_only)
         self.problem: str | None = None
         self._engine: sa.Engine | None = None
         self._tables: set[str] = set()
@@ -595,6 +669,24 @@ class Journal:
         self._open()
         if read_only and self.problem:
             raise JournalUnavailable(f"The saved answers cannot be read: {self.problem}.")
+
+    def _check_page(self) -> None:
+        """Once: sign in with the page's ``?code=`` when it has one (a roster's personal link)."""
+        if self._page_checked:
+            return
+        self._page_checked = True
+        if self._student is not None or self._locked:
+            return
+        try:
+            code = code_from_query()
+        except Exception:  # the page's query cannot be read: no sign-in, never a crash
+            log.info("Could not read the page's code.", exc_info=True)
+            return
+        if code:
+            try:
+                self.sign_in(code)
+            except ValueError as e:
+                self._code_problem = str(e)
 
     # --- the store ----------------------------------------------------------------------
 
@@ -677,7 +769,9 @@ class Journal:
 
     @property
     def student(self) -> str | None:
-        """The student's name (str), or None when the page has not asked for it yet."""
+        """The student's name (str), or None when the page has not asked for it yet. In a
+        lesson page with a class roster, the first look signs in with the page's ``?code=``."""
+        self._check_page()
         return self._student
 
     @student.setter
@@ -686,9 +780,15 @@ class Journal:
         empty, too long, or locked. This does not tell :meth:`on_identify` listeners: a typed
         name is not proof of who is at the page (see :meth:`identify`)."""
         name = _clean_name(name)
+        self._check_page()
         if self._locked and name != self._student:
             raise ValueError(f"You are logged in as {self._student}, so your answers are saved "
                              "under that name.")
+        if name != self._student and self.roster_in_use:
+            raise ValueError(CODE_NEEDED)  # with a class roster, only a code gives a name
+        if name != self._student:
+            self._typed = True
+            self._code = ""
         self._student = name
 
     def identify(self, name: str) -> None:
@@ -709,6 +809,83 @@ class Journal:
     def on_identify(self, callback: Callable[[str], None]) -> None:
         """Call ``callback(name)`` each time :meth:`identify` names the page's student."""
         self._listeners.append(callback)
+
+    # --- a class roster (tokens_edu.roster) ---------------------------------------------
+
+    @property
+    def roster_in_use(self) -> bool:
+        """True when the class has a roster (``tokens-edu roster add``) and there is no
+        JupyterHub login: a student's name then comes only from their code (:meth:`sign_in`),
+        never from a name box. Once seen, a roster is remembered for this page; until then it
+        is looked up each time (one small query), so a roster made during a lesson counts at
+        once. False when the store cannot be read."""
+        if self._locked:
+            return False
+        if not self._roster_seen:
+            try:
+                self._roster_seen = bool(_roster_lookup(self.engine))
+            except Exception:  # noqa: BLE001 (a store problem shows when saving)
+                log.info("Could not read the class roster.", exc_info=True)
+                return False
+        return self._roster_seen
+
+    @property
+    def code(self) -> str:
+        """The roster code this page signed in with (``""`` when none): lesson links carry it."""
+        self._check_page()
+        return self._code
+
+    @property
+    def code_problem(self) -> str:
+        """Why the page's ``?code=`` did not sign in (plain words), or ``""``."""
+        self._check_page()
+        return self._code_problem
+
+    def sign_in(self, code: object) -> str:
+        """Take the student's name from their class-roster code, and tell the page
+        (:meth:`identify`). Another student on the same screen signs in with their own code.
+
+        Args:
+            code: the code from the student's slip (any case; spaces and dashes ignored).
+
+        Returns:
+            str: the student's name.
+
+        Raises:
+            ValueError: under a JupyterHub login, or the code is not on the class list (plain
+                words). After three wrong codes, each further one waits two seconds first.
+            JournalUnavailable: the store cannot be read now.
+        """
+        import time
+
+        if self._locked:
+            raise ValueError(f"You are logged in as {self._student}, so your answers are saved "
+                             "under that name.")
+        self._page_checked = True  # a code typed now wins over the page's link
+        normalized = normalize_code(code)
+        try:
+            name = _roster_lookup(self.engine, normalized) if len(normalized) == CODE_LENGTH else None
+        except sa.exc.SQLAlchemyError:
+            log.warning("Reading the class roster failed", exc_info=True)
+            raise JournalUnavailable("The class list cannot be read just now. Try again in a "
+                                     "moment.") from None
+        if name is None:
+            self._code_failures += 1
+            if self._code_failures > 3:
+                time.sleep(2)  # a slip's code is typed once or twice, not guessed
+            raise ValueError("That code is not on the class list. Check the code on your slip "
+                             "and type it again.")
+        self._code_failures = 0
+        self._student = _clean_name(name)
+        self._code = normalized
+        self._typed = False
+        self.identify(self._student)
+        return self._student
+
+    def _check_roster(self) -> None:
+        """With a class roster, refuse a name that was typed rather than signed in with a code."""
+        if self._typed and self.roster_in_use:
+            raise ValueError(CODE_NEEDED)
 
     # --- writing ------------------------------------------------------------------------
 
@@ -736,8 +913,9 @@ class Journal:
             JournalUnavailable: the store refused the save (:data:`SAVE_FAILED` for a one-off,
                 :data:`CANNOT_SAVE` when it cannot store anything now). Nothing is saved then.
         """
-        if not self._student:
-            raise ValueError("Type your name first, then save.")
+        if not self.student:  # (a lesson page's ?code= is read here at the latest)
+            raise ValueError(CODE_NEEDED if self.roster_in_use else "Type your name first, then save.")
+        self._check_roster()
         if not isinstance(answer, str) or not answer.strip():
             raise ValueError("Your answer is empty. Write a few words, then save.")
         if len(answer) > MAX_ANSWER:
@@ -813,8 +991,9 @@ class Journal:
             ValueError: no student name yet, an unknown card, or text that is not a str.
             JournalUnavailable: the store refused it (see :meth:`save`).
         """
-        if not self._student:
-            raise ValueError("Type your name first, then save.")
+        if not self.student:  # (a lesson page's ?code= is read here at the latest)
+            raise ValueError(CODE_NEEDED if self.roster_in_use else "Type your name first, then save.")
+        self._check_roster()
         if not isinstance(text, str):
             raise ValueError("A draft must be text.")
         name, _ = _card_name_and_prompt(card)

@@ -227,8 +227,10 @@ class Match:
         """The decision in progress, as ``viewer`` may read it; None in the main phase.
 
         The chooser reads their own prompt (``observation(viewer).pending``, which may name
-        cards they looked at). Everyone else reads a neutral line ("The computer is choosing."),
-        so a look effect's cards never reach the other player's screen.
+        cards they looked at). Everyone else reads the engine's public sentence about the
+        choice (``observation(viewer).pending_public``, e.g. "Bo looks at the top card of their
+        deck (Tensor) and may put it on the bottom."), which never names a card only the chooser
+        may see (R22); the computer is called "The computer" in it ("... the top card of its deck").
         """
         g = self.game
         if g.over or not getattr(g, "pending", None):
@@ -238,9 +240,12 @@ class Match:
         chooser = g.to_act
         if viewer is not None and viewer == chooser:
             return g.observation(viewer).pending
-        if self.bots[chooser] is not None:
-            return "The computer is choosing."
-        return f"{self.name(chooser)} is choosing."
+        public = g.observation(viewer if viewer is not None else 1 - chooser).pending_public
+        if not public:
+            return "The computer is choosing." if self.bots[chooser] is not None else f"{self.name(chooser)} is choosing."
+        if self.bots[chooser] is not None and public.startswith(g.names[chooser]):
+            public = "The computer" + public[len(g.names[chooser]):].replace(" their ", " its ")
+        return public
 
     # -- moves -------------------------------------------------------------------------------
     def play(self, action):

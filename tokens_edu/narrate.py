@@ -29,10 +29,10 @@ def _s(n: int) -> str:
 class _Words:
     """Names of players and cards for one game's sentences."""
 
-    __slots__ = ("s", "names", "title")
+    __slots__ = ("s", "names", "title", "viewer")
 
-    def __init__(self, s: State, names, title):
-        self.s, self.names, self.title = s, names, title
+    def __init__(self, s: State, names, title, viewer=None):
+        self.s, self.names, self.title, self.viewer = s, names, title, viewer
 
     def name(self, x: int) -> str:
         return self.s.card[x].name
@@ -65,9 +65,11 @@ def _text(w: _Words, e: tuple) -> str:
         paid = f"with Big Data ({w.name(payer)} turns sideways)" if payer >= 0 else f"for {cost} Data"
         return f"{n} deploys {w.name(x)}{w.on(t, p)} {paid}."
     if code == ev.TASK:
-        return f"{w.whose(a[0])} runs a Task: +{a[1]} Tokens ({a[2]})."
+        return f"{w.whose(a[0])} runs a Task: +{a[1]} Token{_s(a[1])} ({a[2]})."
     if code == ev.AUDIT:
-        return f"{w.whose(a[0])} audits {w.whose(a[1])}: {a[2]} Flag{_s(a[2])} to {a[3]}."
+        back = f"takes {a[3]} back" if a[3] else "takes none back"
+        return (f"{w.whose(a[0])} audits {w.whose(a[1])}. {w.name(a[0])} puts {a[2]} Flag{_s(a[2])} "
+                f"on {w.name(a[1])} and {back}.")
     if code == ev.USE:
         return f"{n} uses {w.name(a[0])}{w.on(a[1], p)}."
     if code == ev.DEPRECATED:
@@ -80,7 +82,7 @@ def _text(w: _Words, e: tuple) -> str:
         kind, value, _source, k = a
         return f"{n} chooses {option_label(w.s, kind, value, k)}."
     if code == ev.CHOOSE_SECRET:
-        return f"{n} makes a secret choice."
+        return "You make a secret choice." if p == w.viewer else f"{n} makes a secret choice."
     if code == ev.WIN:
         return f"{n} reaches {a[0]} Tokens and wins!"
     if code == ev.GAIN:
@@ -146,9 +148,11 @@ def sentence(s: State, names, event: tuple, title: str | None = None) -> str:
     return _text(_Words(s, names, title), event)
 
 
-def log_events(s: State, names, events, title: str | None = None) -> list[LogEvent]:
-    """The :class:`LogEvent` rows of ``events`` (a slice of ``s.events``)."""
-    w = _Words(s, names, title)
+def log_events(s: State, names, events, title: str | None = None, viewer: int | None = None) -> list[LogEvent]:
+    """The :class:`LogEvent` rows of ``events`` (a slice of ``s.events``), worded for
+    ``viewer`` (0/1: "You make a secret choice." for their own secret choices) or for anyone
+    (None)."""
+    w = _Words(s, names, title, viewer)
     kind = ev.KIND
     return [LogEvent(e[1], e[2], kind[e[0]], _text(w, e)) for e in events]
 

@@ -8,7 +8,9 @@ student's code. Under JupyterHub the login is the name, and the roster is not us
 
 The roster lives in the same database as the answers (table ``roster``: ``code``, ``name``,
 ``added_at``), so the lesson server, the teacher dashboard and the command line all see the
-same list (see :func:`tokens_edu.journal.default_url`).
+same list (see :func:`tokens_edu.journal.default_url`). The table, :func:`normalize_code` and
+:func:`code_from_query` are defined in :mod:`tokens_edu.journal` (which signs a page in with a
+code) and used here.
 
 Codes are 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L): about 887
 million codes, made with :mod:`secrets`. A student may type one in any case, with spaces or a
@@ -34,6 +36,7 @@ from urllib.parse import quote, urlsplit
 
 import sqlalchemy as sa
 
+from .journal import CODE_LENGTH, code_from_query, normalize_code, roster_table
 from .names import clean_name
 
 __all__ = ["Roster", "RosterEntry", "CODE_ALPHABET", "CODE_LENGTH", "normalize_code", "slips_html",
@@ -43,22 +46,10 @@ log = logging.getLogger(__name__)
 
 #: Letters and digits a code is made of: no 0/O, 1/I/L, so a code read from paper is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-#: Characters in a code.
-CODE_LENGTH = 6
 #: Longest name on the roster (as for answers, :data:`tokens_edu.journal.MAX_NAME`).
 MAX_NAME = 60
 #: Most students on one roster (a safety limit against a pasted file by mistake).
 MAX_STUDENTS = 2000
-
-_metadata = sa.MetaData()
-roster_table = sa.Table(
-    "roster",
-    _metadata,
-    sa.Column("code", sa.String(16), primary_key=True),
-    sa.Column("name", sa.String(200), nullable=False, unique=True),
-    sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
-)
-
 
 @dataclass(frozen=True)
 class RosterEntry:
@@ -68,34 +59,6 @@ class RosterEntry:
     name: str
     code: str
     added_at: datetime
-
-
-def normalize_code(text: object) -> str:
-    """A code as stored: upper case, without spaces and dashes (``"kt4-pxm"`` -> ``"KT4PXM"``).
-
-    Returns ``""`` for anything that is not text.
-    """
-    if not isinstance(text, str):
-        return ""
-    return "".join(ch for ch in text.upper() if ch not in " -_\t\r\n")[:32]
-
-
-def code_from_query(query: str | None = None) -> str:
-    """The ``code=`` value of the page's query (``"?code=KT4PXM"``), normalized; ``""`` if none.
-
-    Args:
-        query: a query string; None reads the page's own (see
-            :func:`tokens_edu.journal.query_string`, which waits for Voila's request in a
-            preheated kernel).
-    """
-    from urllib.parse import parse_qs
-
-    if query is None:
-        from .journal import query_string
-
-        query = query_string()
-    values = parse_qs((query or "").lstrip("?")).get("code", [])
-    return normalize_code(values[0]) if values else ""
 
 
 def _new_code() -> str:

@@ -49,6 +49,7 @@ from .engine import events, new_state
 from .engine.state import State
 from .engine.verbs import say
 from .errors import ScenarioError
+from .names import clean_name
 
 __all__ = ["build_scenario", "load_scenario", "ScenarioStart", "TRAINING_SET_FILLER", "check_names", "check_seed",
            "check_turn_limit"]
@@ -277,14 +278,18 @@ def build_scenario(source) -> ScenarioStart:
 
 
 def check_names(names) -> tuple[str, str]:
-    """Two different player names of 1-40 characters (spaces tidied). Raises ScenarioError."""
+    """Two different player names of 1-40 characters, cleaned as every typed name is
+    (:func:`tokens_edu.names.clean_name`: no control, bidi-override or invisible characters,
+    spaces tidied). Raises ScenarioError."""
     if isinstance(names, str) or not isinstance(names, Sequence) or len(names) != 2:
         raise ScenarioError("names must be two names, like ('Ada', 'Bo').")
     out = []
     for n in names:
-        if not isinstance(n, str) or not n.strip() or len(n) > 40:
+        if isinstance(n, str):  # plain printable ASCII needs only its spaces tidied
+            n = " ".join(n.split()) if n.isascii() and n.isprintable() else clean_name(n)
+        if not isinstance(n, str) or not n or len(n) > 40:
             raise ScenarioError("Each player's name must be some text of 1 to 40 characters.")
-        out.append(" ".join(n.split()))
+        out.append(n)
     if out[0] == out[1]:
         raise ScenarioError(f"The two players need different names (both are '{out[0]}').")
     return (out[0], out[1])

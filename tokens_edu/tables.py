@@ -79,7 +79,7 @@ def game_tables(game: "Game", player: int) -> dict[str, pd.DataFrame]:
     ).astype({"Cost": "int64", "Trainable": "bool"})
     log = pd.DataFrame(
         [{"Turn": e.turn, "Player": e.player if e.player is not None else pd.NA, "Kind": e.kind, "Text": e.text}
-         for e in game.log],
+         for e in game.log_for(player)],
         columns=LOG_COLUMNS,
     ).astype({"Turn": "int64", "Player": "Int64"})
     return {"players": players, "board": board, "hand": hand, "log": log}

@@ -27,7 +27,12 @@ Change                                 Why (Voila 0.5.13 behaviour)
 :func:`kernel_manager`                 Warm kernels: a page takes a *ready* one (Voila 0.5 waits for
                                        the first entry even while it sleeps its refill delay), they
                                        start one at a time, and page kernels are tracked (cap, pages
-                                       no browser opened, dead kernels).
+                                       no browser opened, dead kernels). At the kernel limit or short
+                                       of memory, warm kernels of other lessons give way to a
+                                       student's page or a lesson's refill (``make_room``).
+:func:`local_only`                     The lab template loads Font Awesome from a CDN (the page's
+                                       widget bundle already has it): offline that request fails.
+                                       Pages never ask another computer for anything.
 :class:`TemplateFileHandler`           ``/voila/templates/..%2f..`` raised AssertionError (500).
 :class:`TreeHandler`, contents         ``hide_globs`` hides a folder from the list only; its own
                                        address still listed it (``/voila/tree/scenarios``).
@@ -36,10 +41,18 @@ Change                                 Why (Voila 0.5.13 behaviour)
                                        short log line (the access log) and a short plain page.
 contents manager trust                 Every page logged "Notebook ... is not trusted" (trust is a
                                        JupyterLab notion; Voila runs the notebook either way).
+:class:`_DropKnownNoise`               jupyter_server asks Tornado 6.5+ for a websocket ping timeout
+                                       longer than its interval; Tornado warns once per server.
 :meth:`TokensVoila.init_settings`      Connection files of a killed server stayed in the temp
                                        folder; each server now has its own folder, and folders of
                                        servers that are gone are removed at start.
 =====================================  =============================================================
+
+One more Voila workaround lives in the page, in the Discuss box's front end
+(``tokens_edu/widgets/static/discuss.js``): Voila's own ``beforeunload`` listener stops the
+kernel before the browser asks "leave this page?", so a student who chose to stay had a dead
+page. While a box holds unsaved text, that shutdown call and the kernel connection's ``dispose``
+are held back until the page really goes (``pagehide``).
 
 The settings come as one JSON object (:data:`DEFAULTS` lists them); see :func:`main`.
 """
@@ -67,7 +80,8 @@ log = logging.getLogger("tokens-edu")
 
 #: The settings ``tokens-edu serve`` passes (JSON) and their defaults.
 DEFAULTS = {
-    "step": 3.0,  # seconds between two warm kernels starting
+    "step": 3.0,  # seconds between two warm kernels starting (refills, while students work)
+    "first_step": 1.5,  # the same when the server starts (nobody is using it yet)
     "lessons": 1,  # lessons with warm kernels (they take turns at start)
     "max_students": 0,  # pages with a kernel at once; 0: no cap
     "max_kernels": 0,  # kernels this computer holds (pages and warm ones); 0: no limit
@@ -213,8 +227,9 @@ class StartSchedule:
     round), so every lesson soon has a few warm kernels.
     """
 
-    def __init__(self, step: float, lessons: int):
+    def __init__(self, step: float, lessons: int, first_step: float | None = None):
         self.step = step
+        self.first_step = step if first_step is None else first_step
         self.lessons = max(1, lessons)
         self.next_free = 0.0
         self.first_fills = 0  # lessons whose pools were filled at start (they take turns)
@@ -225,7 +240,7 @@ class StartSchedule:
         if at_start and count:  # the server starts: each pooled lesson gets one kernel a round
             turn = self.first_fills
             self.first_fills += 1
-            times = [now + delay + (k * self.lessons + turn) * self.step for k in range(count)]
+            times = [now + delay + (k * self.lessons + turn) * self.first_step for k in range(count)]
         else:  # a refill (or a lesson without a pool): after every start already planned
             times = []
             for _ in range(count):
@@ -876,7 +891,8 @@ def main(settings: dict | str | None = None, argv: list[str] | None = None) -> i
     # way to give nested values there.
     warnings.filterwarnings("ignore", message="--kernel_pools_config=", category=DeprecationWarning)
 
-    schedule = StartSchedule(float(STATE.settings["step"]), int(STATE.settings["lessons"]))
+    schedule = StartSchedule(float(STATE.settings["step"]), int(STATE.settings["lessons"]),
+                             float(STATE.settings["first_step"]))
     vkm.wait_before = schedule.wait_before
     factory = voila.app.voila_kernel_manager_factory
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .rules import WINNING_TOKENS, abilities_lost, cap, first_of_each_name
-from .state import (BOOST, BOOST_TURN, DECK, DISCARD, EXERTED, FLAGS, GPU_TURN, HAND, LOST_UNTIL,
+from .state import (BOOST, BOOST_TURN, DECK, DISCARD, FLAGS, GPU_TURN, HAND, LOST_UNTIL,
                     MODEL_CARD, MODEL_CARD_USED, NO_AUDIT_TURN, NO_TASK_TURN, RECALL_TURN, SYSTEMS, TOKENS,
                     TOOLS, TS, TS_EX, Decision, State)
 
@@ -329,8 +329,3 @@ def answer_model_card(s: State, p: int, yes: bool, x: int) -> None:
         s.set(MODEL_CARD_USED, p, True)
         say(s, ev.MODEL_CARD, p, x)
     settle_doom(s)
-
-
-def exert(s: State, x: int) -> None:
-    """Turn card x (in play) sideways."""
-    s.set(EXERTED, x, True)

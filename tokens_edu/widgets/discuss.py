@@ -7,6 +7,10 @@ student, same lesson) and the saved answer is back in the box.
 Who is writing:
 
 * on JupyterHub (``JUPYTERHUB_USER`` set) the name is the login; the name box shows it, locked;
+* with a class roster (``tokens-edu roster``; :attr:`Journal.roster_in_use`) there is no name
+  box: the name comes from the student's code (their personal link's ``?code=``, or typed in
+  the "Your code" box, which also lets a second student on the same screen sign in), so nobody
+  saves under a classmate's name without the classmate's code;
 * when the journal already knows the name (given in code, or set later by a class roster login
   through ``journal.student``), there is no name box;
 * otherwise a name box comes first, prefilled from the page's ``?student=`` query; the student
@@ -44,7 +48,8 @@ counter under the box shows how many are used, and past the limit it says, in re
 answer shorter; Save then refuses with the same plain words and keeps the text.
 
 Stable CSS classes for browser tests and styling: ``tokens-discuss`` (the whole box),
-``tokens-discuss-name``, ``tokens-discuss-name-note``, ``tokens-discuss-answer`` (holds the
+``tokens-discuss-name``, ``tokens-discuss-name-note``, ``tokens-discuss-code`` and
+``tokens-discuss-who`` (with a class roster), ``tokens-discuss-answer`` (holds the
 ``textarea``), ``tokens-discuss-count``, ``tokens-discuss-save`` (a ``button``),
 ``tokens-discuss-status``, ``tokens-discuss-note``; on the writing area the state classes
 ``tokens-discuss-saved``, ``-draft``, ``-unsaved``, ``-empty``, ``-lost``, ``-saving``; and the
@@ -237,6 +242,9 @@ class DiscussBox(widgets.VBox):
             it (a locked JupyterHub login is shown in a disabled box).
         name_note: the ``HTML`` line under an editable name box ("This name is not a
             password..."), or None.
+        code_box: with a class roster, the ``Password`` box for a student's code; else None.
+        who: with a class roster, the ``HTML`` line saying whose answers are saved ("Saving as
+            Ana."), or asking for the code; else None.
         own_name: the page's identity (login, the journal's name, or the ``?student=`` query;
             ``""`` when none): the only name whose saved answer and draft are put in the box.
         answer: the :class:`AnswerBox` (text box, counter, Save, status line).
@@ -269,10 +277,20 @@ class DiscussBox(widgets.VBox):
 
         self.name_box: widgets.Text | None = None
         self.name_note: widgets.HTML | None = None
+        self.code_box: widgets.Password | None = None
+        self.who: widgets.HTML | None = None
         self.own_name = journal.student or ""
         if journal.student_locked:
             self.name_box = widgets.Text(value=journal.student, description="Your name:",
                                          disabled=True)
+        elif getattr(journal, "roster_in_use", False):  # a class roster: codes, no name box
+            self.code_box = widgets.Password(placeholder="the code on your slip",
+                                             description="Your code:", continuous_update=False)
+            self.code_box.add_class("tokens-discuss-code")
+            self.code_box.style.description_width = "initial"
+            self.code_box.observe(self._on_code, names="value")
+            self.who = widgets.HTML(self._who_text())
+            self.who.add_class("tokens-discuss-who")
         elif not journal.student:
             self.own_name = clean_name(self._query_name())
             self.name_box = widgets.Text(value=self.own_name, placeholder="Type your name",
@@ -293,6 +311,8 @@ class DiscussBox(widgets.VBox):
             children.append(self.name_box)
         if self.name_note is not None:
             children.append(self.name_note)
+        if self.who is not None:
+            children += [self.who, self.code_box]
         children.append(self.answer)
         super().__init__(children=children, **kwargs)
         self.add_class("tokens-discuss")
@@ -340,6 +360,32 @@ class DiscussBox(widgets.VBox):
             self.answer.say(f"Sorry, I could not {what} just now. Your words are still here: "
                             "try again in a moment.", "bad")
         return None
+
+    def _who_text(self) -> str:
+        """With a class roster: whose answers are saved here, or a request for the code."""
+        name = self.journal.student
+        if name:
+            text = (f"Saving as <b>{html.escape(name)}</b>. Sharing a screen? Each of you types "
+                    "your own code before saving.")
+        else:
+            text = "Type the code from your slip, then write your answer."
+            problem = getattr(self.journal, "code_problem", "")
+            if problem:
+                text = f'<span style="color:#8a1c1c">{html.escape(problem)}</span> ' + text
+        return f'<span style="font-size:14px">{text}</span>'
+
+    def _on_code(self, change) -> None:
+        """A code was typed: sign in with it (every box of the page then shows that student)."""
+        code = change.get("new") if isinstance(change, dict) else None
+        if not code or not code.strip():
+            return
+
+        def sign_in():
+            name = self.journal.sign_in(code)
+            self.answer.say(f"Hello, {name}! Your answers are saved under your name.", "ok")
+
+        self._safely("check your code", sign_in)
+        self.code_box.value = ""  # never left on the page
 
     def _typed_name(self) -> str:
         """The name to save under: the name box's text, else the journal's name ("" if none)."""
@@ -401,6 +447,10 @@ class DiscussBox(widgets.VBox):
         text = self.answer.value if text is None else text
         name = self._typed_name()
         if not name:
+            if self.code_box is not None:
+                from ..journal import CODE_NEEDED
+
+                raise ValueError(CODE_NEEDED)
             raise ValueError("Type your name first, then save.")
         if not text.strip():
             raise ValueError("Your answer is empty. Write a few words, then save.")
@@ -450,6 +500,8 @@ class DiscussBox(widgets.VBox):
         if self.journal.student_locked:
             return
         self.own_name = name
+        if self.who is not None:
+            self.who.value = self._who_text()
         if self.name_box is not None and clean_name(self.name_box.value) != name:
             self.name_box.value = name  # fires _on_name, which loads their work
             return

@@ -54,7 +54,7 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from ..match import Match, MatchError, make_bot
+from ..match import Match, make_bot
 from .table import WIN_TOKENS, CardTable, plain, table_state
 
 __all__ = ["GameView", "NewGamePanel", "WIN_TOKENS", "MoveButton", "Control"]
@@ -698,7 +698,9 @@ class GameView(widgets.VBox):
     # -- drawing ----------------------------------------------------------------------------
     def _log_texts(self) -> list[str]:
         """The log lines the viewer may read (the engine's narration, without rule numbers)."""
-        return [_plain(e.text) for e in self.game.log]
+        viewer = self.match.viewer()
+        log = self.game.log_for(viewer) if viewer in (0, 1) else self.game.log
+        return [_plain(e.text) for e in log]
 
     def _status_text(self) -> str:
         g, m = self.game, self.match

@@ -1,7 +1,7 @@
 """Games kept on the server for :class:`~tokens_edu.widgets.NewGamePanel`: save and resume.
 
 With a journal and a known student (a JupyterHub login, a class-roster code, or the page's
-``?student=`` link), every game started in a lesson's NewGamePanel is saved in the answers'
+``?student=`` link when the class has no roster), every game started in a lesson's NewGamePanel is saved in the answers'
 database after each move and each Undo (:mod:`tokens_edu.saved_games`). When the page is
 opened again (a reload, a new tab, a kernel the server stopped), the panel offers
 **Continue your game** (the same position, the same seat, the lesson's undo policy) or
@@ -28,7 +28,7 @@ import uuid
 
 import ipywidgets as widgets
 
-__all__ = ["Keeping", "KEPT_NOTE", "keep_match"]
+__all__ = ["Keeping", "KEPT_NOTE", "keep_match", "page_student"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +39,28 @@ KEPT_NOTE = ("Your game is saved after every move. If you reload or close the pa
 
 def _esc(value) -> str:
     return html.escape("" if value is None else str(value), quote=True)
+
+
+def page_student(journal, query_name=None) -> str:
+    """Whose games this page keeps: the journal's student (a JupyterHub login, a class-roster
+    code, or a name given in code), else the page's ``?student=`` link; never a link's name
+    when the class uses a roster (only a code names a student then). ``""`` when unknown.
+
+    Args:
+        journal: the page's Journal.
+        query_name: a callable giving the ``?student=`` name (default: the journal module's).
+    """
+    if journal.student:
+        return journal.student
+    if getattr(journal, "roster_in_use", False):
+        return ""
+    try:
+        if query_name is None:
+            from ..journal import student_from_query as query_name
+        return query_name() or ""
+    except Exception:  # noqa: BLE001 (a name is only a convenience here)
+        log.debug("Keeping games: no student name", exc_info=True)
+        return ""
 
 
 def _when(dt) -> str:
@@ -92,7 +114,7 @@ class Keeping:
         journal = getattr(panel, "journal", None)
         if journal is None:
             return None
-        student = journal.student or panel._student_name()
+        student = page_student(journal)
         if not student:
             return None
         try:
@@ -207,12 +229,14 @@ class Keeping:
         return wrapped
 
 
-def keep_match(view, match) -> None:
+def keep_match(view, match, page_known: bool = False) -> None:
     """Save ``match``'s game on the server after each move and Undo (a GameView's game).
 
     Does nothing when the view has no journal or the student is not known, or when this match
     is already kept (a puzzle shown again keeps its one saved game). Never raises: a lesson
-    plays on when saving is impossible.
+    plays on when saving is impossible. In a warm kernel whose page is not asked for yet
+    (``page_known`` False and :func:`tokens_edu.journal.query_known` False), keeping starts
+    at the game's first move, when a student is surely there.
     """
     if getattr(match, "_tokens_keeper", None) is not None:
         return
@@ -220,11 +244,20 @@ def keep_match(view, match) -> None:
     if journal is None:
         return
     try:
-        student = journal.student
-        if not student:
-            from ..journal import student_from_query
+        from ..journal import query_known
 
-            student = student_from_query()
+        if not page_known and not query_known():
+            # A warm kernel running the lesson before its page is asked for: reading the
+            # query now (a ?student= name or a roster ?code=) would make every later cell run
+            # while the student waits (lesson 3 went from 2 s to 9 s for a class). Start
+            # keeping at the first move instead.
+            def first_move(m, *_):
+                m.on_move.remove(first_move)
+                keep_match(view, m, page_known=True)
+
+            match.on_move.append(first_move)
+            return
+        student = page_student(journal)
         if not student:
             return
         from ..saved_games import GameKeeper, GameStore

@@ -174,7 +174,8 @@ def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Ite
             "acting": (not obs.over) and obs.to_act == p, "turn": (not obs.over) and obs.active == p,
         })
     if log_lines is None:
-        log_lines = [plain(e.text) for e in list(game.log)[-LOG_LINES:]]
+        log = game.log_for(viewer) if viewer in (0, 1) else game.log
+        log_lines = [plain(e.text) for e in list(log)[-LOG_LINES:]]
     return {
         "seat": bottom, "you": viewer if viewer in (0, 1) else None, "sides": sides, "board": board,
         "hand": hand, "moves": offered, "prompt": plain(prompt) if prompt else None,

@@ -193,6 +193,7 @@ class SearchBot(Bot):
         budget = self.iterations
         seconds = self.budget_ms / 1000
         stop_turn = game.turn + self.horizon
+        deadline = start + seconds
         used = worlds = 0
         final = alive
         for r in range(rounds):
@@ -211,9 +212,11 @@ class SearchBot(Bot):
                 world = game.imagine(player, random.Random(rng.getrandbits(64)))
                 worlds += 1
                 for i in alive:
+                    if budget is None and k > 0 and time.perf_counter() >= deadline:
+                        break  # out of time: this deal's remaining moves are not played
                     t.value[i] += _rollout(world, moves[i], player, stop_turn)
                     t.games[i] += 1
-                used += len(alive)
+                    used += 1
                 k += 1
             final = alive
             if r < rounds - 1:

@@ -64,7 +64,8 @@ def _tokens(n: int) -> str:
 
 def hidden_to_others(game, move: int) -> bool:
     """True when ``move`` (a legal move of the player to act) names a card the other player
-    may not see: a card from the hand (train, deploy), or a card of a secret choice (R22)."""
+    may not see: a card from the hand (train, deploy; a trained card stays face-down, R8), or
+    a card of a secret choice (a look at the deck, R22; a card to discard from the hand, R23)."""
     kind = move & 15
     if kind in (mv.TRAIN, mv.DEPLOY):
         return True

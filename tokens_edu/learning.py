@@ -115,7 +115,8 @@ class LearningBot(Bot):
         Returns:
             dict: ``rows``, a list of ``(move, value, why)`` (value: its guessed chance of
             winning after the move, 0 to 1; why: the feature that changed the guess most, in
-            words), and ``chosen``, the move it would play (without exploring).
+            words), and ``chosen``, the move :meth:`choose_move` would play next (the same
+            pick among equal moves; with ``explore`` above 0 it may be a random one).
 
         Raises:
             IllegalAction: the game is over (R25).
@@ -125,9 +126,9 @@ class LearningBot(Bot):
         w = self._w()
         player = game.to_act
         now = features(game.view(player))
-        rows = []
-        best, best_z = None, None
-        for m in game.legal_moves():
+        moves = game.legal_moves()
+        rows, zs = [], []
+        for m in moves:
             f = self._after(game, m, player)
             z = sum(a * b for a, b in zip(w, f))
             changes = [(a * (b - c), name) for a, b, c, name in zip(w, f, now, FEATURES)]
@@ -135,9 +136,10 @@ class LearningBot(Bot):
             why = (f"{top[1]} {'goes up' if top[0] > 0 else 'goes down'} in its eyes ({top[0]:+.2f})"
                    if abs(top[0]) > 1e-9 else "no feature changes")
             rows.append((m, _squash(z), why))
-            if best_z is None or z > best_z:
-                best, best_z = m, z
-        return {"rows": rows, "chosen": best}
+            zs.append(z)
+        peek = random.Random()
+        peek.setstate(self._rng.getstate())  # its next pick, without using up its randomness
+        return {"rows": rows, "chosen": self._pick(moves, zs, peek, self._explore())}
 
     @staticmethod
     def _after(game, move: int, player: int) -> list[float]:
@@ -146,6 +148,21 @@ class LearningBot(Bot):
             return features(game.view(player))
         finally:
             game.pop()
+
+    def _explore(self) -> float:
+        return self._explore_now if self._trace is not None else self.explore
+
+    @staticmethod
+    def _pick(moves: list[int], zs: list[float] | None, rng: random.Random, explore: float) -> int:
+        """The move with the best sum (ties: one of them at random; with chance ``explore``
+        any move at random). ``zs`` may be None when there is one move."""
+        if len(moves) == 1:
+            return moves[0]
+        if explore and rng.random() < explore:
+            return rng.choice(moves)
+        top = max(zs)
+        best = [m for m, z in zip(moves, zs) if z >= top - 1e-12]
+        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
     def choose_move(self, game) -> int:
         """The move with the best weighted sum of features (ties: one of them at random;
@@ -161,18 +178,11 @@ class LearningBot(Bot):
             return moves[0]
         player = game.to_act
         w = self._w()
-        explore = self._explore_now if self._trace is not None else self.explore
-        if explore and self._rng.random() < explore:
+        explore = self._explore()
+        if explore and self._rng.random() < explore:  # the same draws as _pick, without weighing
             return self._rng.choice(moves)
-        best: list[int] = []
-        best_z = None
-        for m in moves:
-            z = sum(a * b for a, b in zip(w, self._after(game, m, player)))
-            if best_z is None or z > best_z + 1e-12:
-                best, best_z = [m], z
-            elif abs(z - best_z) <= 1e-12:
-                best.append(m)
-        return best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]
+        zs = [sum(a * b for a, b in zip(w, self._after(game, m, player))) for m in moves]
+        return self._pick(moves, zs, self._rng, 0.0)
 
     # -- learning -----------------------------------------------------------------------------
     def learn(self, trace: list[list[float]], result: float | None, scores: list[float] | None = None) -> None:

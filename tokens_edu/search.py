@@ -131,6 +131,7 @@ class SearchBot(Bot):
                  horizon: int = HORIZON):
         self.budget_ms = _whole("budget_ms", budget_ms, 1, 60_000)
         self.iterations = None if iterations is None else _whole("iterations", iterations, 1, 1_000_000)
+        self._random_seed = seed is None  # a tournament reseeds such a bot from its own seed
         if seed is None:
             seed = random.SystemRandom().getrandbits(32)
         self.seed = _whole("seed", seed, -(2 ** 63), 2 ** 63)

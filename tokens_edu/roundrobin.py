@@ -12,10 +12,13 @@ Example::
     from tokens_edu.bots import GreedyBot, RandomBot, SearchBot
     tournament({"Greedy": GreedyBot(), "Random": RandomBot(), "Search": SearchBot(iterations=60)},
                games=10, seed=1)
+
+(The module is ``tokens_edu.roundrobin``; ``tokens_edu.tournament`` is the function.)
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 
@@ -75,7 +78,7 @@ def tournament(bots: Mapping, games: int = 20, seed: int = 0, processes: int | N
         raise ValueError("Two bots have the same name: give each bot its own name.")
     _check_int("games", games, 2, 100_000)
     _check_common(seed, processes, executor, turn_limit)
-    recipes = tuple(_recipe(spec) for spec in bots.values())
+    recipes = tuple(_recipe(_Fresh(spec) if hasattr(spec, "choose") else spec) for spec in bots.values())
     deck_list = starter_decks() if decks is None else [resolve_deck(d) for d in decks]
     if not deck_list:
         raise ValueError("Give at least one deck (or None for the starter decks).")
@@ -99,6 +102,26 @@ def tournament(bots: Mapping, games: int = 20, seed: int = 0, processes: int | N
     standings.attrs.update({"seed": seed, "games_per_pair": games, "turn_limit": turn_limit,
                             "bots": list(names)})
     return (standings, table) if return_games else standings
+
+
+class _Fresh:
+    """Makes a bot object fresh for each game: a copy, its randomness seeded from the game's
+    seed (mixed with its own seed, if it has one), so a tournament repeats for its seed even
+    for bots made with ``seed=None``. Picklable when the bot is."""
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.__name__ = type(bot).__name__
+
+    def __call__(self, seed: int):
+        bot = copy.deepcopy(self.bot)
+        own = None if getattr(bot, "_random_seed", False) else getattr(bot, "seed", None)
+        mixed = seed if not isinstance(own, int) else hash((seed, own)) & (2 ** 62 - 1)
+        if hasattr(bot, "_rng"):
+            bot._rng = random.Random(mixed)
+        if type(bot).__name__ == "SearchBot":
+            bot.seed, bot.last = mixed, None
+        return bot
 
 
 def _results(table):

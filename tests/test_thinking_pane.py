@@ -286,3 +286,29 @@ def test_new_game_panel_passes_the_thinking_options():
         view.next_button.click()
     assert view.thinking.tables or view.buttons
     assert starter_decks()
+
+
+def test_hidden_rows_are_merged_and_told_apart_from_a_hidden_pick():
+    import pandas as pd
+
+    from tokens_edu.widgets.thinking_pane import _another, merge_hidden
+
+    hidden = {"train a card (face-down)", "deploy a card from its hand"}
+    df = pd.DataFrame([
+        {"option": "train a card (face-down)", "chosen": True, "score": 0.6, "reason": "r", "share": 0.4,
+         "games": 40, "win_chance": 0.6},
+        {"option": "train a card (face-down)", "chosen": False, "score": 0.5, "reason": "r", "share": 0.3,
+         "games": 30, "win_chance": 0.5},
+        {"option": "deploy a card from its hand", "chosen": False, "score": 0.2, "reason": "r", "share": 0.1,
+         "games": 10, "win_chance": 0.2},
+        {"option": "train a card (face-down)", "chosen": False, "score": 0.3, "reason": "r", "share": 0.1,
+         "games": 10, "win_chance": 0.3},
+        {"option": "deploy a card from its hand", "chosen": False, "score": 0.4, "reason": "r", "share": 0.1,
+         "games": 10, "win_chance": 0.4},
+    ])
+    df.attrs["measure"] = "win_chance"
+    out = _another(merge_hidden(df, hidden), hidden)
+    assert list(out["option"]) == ["train a card (face-down)", "train another card (face-down)",
+                                   "deploy a card from its hand"]
+    assert out["games"].tolist() == [40, 40, 20] and out["share"].round(3).tolist() == [0.4, 0.4, 0.2]
+    assert out["win_chance"].round(3).tolist() == [0.6, 0.45, 0.3] and out.attrs["measure"] == "win_chance"

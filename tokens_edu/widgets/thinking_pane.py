@@ -86,9 +86,10 @@ MESSAGES = {
 
 _BLUE, _GREY, _GREEN = "#1565c0", "#9e9e9e", "#1d5e20"
 _OFF = ("0", "off", "no", "false", "none")
-_CSS = ("<style>.tokens-thinking { font-size: 14px; line-height: 1.35; max-width: 720px; }"
+_CSS = ("<style>.tokens-thinking { font-size: 14px; line-height: 1.35; max-width: 1000px; }"
         " .tokens-thinking table { border-collapse: collapse; width: 100%; }"
         " .tokens-thinking td { padding: 3px 6px; vertical-align: middle; }"
+        " .tokens-thinking td.tokens-thinking-bar { white-space: nowrap; width: 1%; }"
         " .tokens-thinking tr.tokens-thinking-reason td { padding-top: 0; color: #333; font-size: 13px;"
         " border-bottom: 1px solid #ddd; }"
         " .tokens-thinking .tokens-thinking-chosen td { font-weight: bold; }"
@@ -180,6 +181,21 @@ def merge_hidden(df, hidden_texts: set[str]):
     return out
 
 
+def _another(df, hidden_texts: set[str]):
+    """When the chosen move is itself hidden ("train a card (face-down)"), the other rows with
+    the same words read "train another card (face-down)", so the two are told apart."""
+    chosen = df[df["chosen"]]
+    if not len(chosen) or chosen["option"].iloc[0] not in hidden_texts:
+        return df
+    same = chosen["option"].iloc[0]
+    other = {"train a card (face-down)": "train another card (face-down)",
+             "deploy a card from its hand": "deploy another card from its hand",
+             "a secret choice": "another secret choice"}.get(same, same)
+    df = df.copy()
+    df.loc[(~df["chosen"]) & (df["option"] == same), "option"] = other
+    return df
+
+
 def table_html(df, title: str, note: str = "") -> str:
     """An explanation table (:func:`tokens_edu.thinking.explain`) as the pane's HTML: one row
     per option with its bars and its reason; the chosen option first and in bold. Every text
@@ -213,7 +229,8 @@ def table_html(df, title: str, note: str = "") -> str:
             score = float(row["score"]) if row["score"] == row["score"] else 0.0
             main = _bar(score / top if top > 0 else 0, _BLUE) + f"{score:,.0f} points"
             extra = _esc(row.get("rule") or "")
-        out.append(f'<tr class="{cls}"><td>{mark}{_esc(row["option"])}</td><td>{main}</td><td>{extra}</td></tr>'
+        out.append(f'<tr class="{cls}"><td>{mark}{_esc(row["option"])}</td><td class="tokens-thinking-bar">{main}</td>'
+                   f'<td class="tokens-thinking-bar">{extra}</td></tr>'
                    f'<tr class="tokens-thinking-reason"><td colspan="3">{_esc(row["reason"])}</td></tr>')
     out.append("</table></div>")
     return "".join(out)
@@ -296,6 +313,7 @@ class ThinkingPane:
         full = bot.explain(game) if reader != mover else shown  # stays here, in the kernel
         hidden = {r for r, f in zip(shown["option"], full["option"]) if r != f}
         shown = merge_hidden(shown, hidden)
+        shown = _another(shown, hidden)
         chosen_full = full[full["chosen"]].iloc[0].to_dict() if full["chosen"].any() else None
         self._before = (mover, shown, chosen_full, started, reader != mover and bool(hidden))
 
@@ -316,7 +334,7 @@ class ThinkingPane:
         title = f"The computer's move: {public}"
         note = MESSAGES["secret"] if secret else ""
         if self.guess is not None:
-            note = (self._score_guess(public) + " " + note).strip()
+            self._score_guess(public)  # said in the line under the guesses
         self.tables.append((public, shown))
         self._pending = (table_html(shown, title, note), started)
 
@@ -384,7 +402,7 @@ class HintPane:
         self.button.on_click(view._guard(self._on_hint))
         self.out = widgets.HTML()
         self.out.add_class("tokens-hint-out")
-        self.box = widgets.VBox([widgets.HTML(_esc(MESSAGES["hint_intro"])), self.button, self.out])
+        self.box = widgets.VBox([widgets.HTML(_esc(MESSAGES["hint_intro"])), widgets.HBox([self.button]), self.out])
         view.add_pane("hint", "Hint", self.box)
         view.on_drawn.append(self._on_refresh)
 

@@ -140,6 +140,30 @@ def test_an_instance_is_copied_fresh_for_every_game():
     assert bot._rng.random() == RandomBot(seed=4)._rng.random()  # the caller's bot is untouched
 
 
+def test_bots_play_on_the_fast_path_and_choose_only_bots_still_work():
+    """A Bot's moves are played by choose_move and Game.push (no Action made or parsed); a bot
+    that has only choose() (a student's own class) is asked for Actions; both play the same
+    games as the Greedy bot does."""
+
+    class FastOnly(GreedyBot):
+        def choose(self, game):  # never called on the fast path
+            raise AssertionError("choose() was called: the simulation is off the fast path")
+
+    class ChooseOnly:  # not a Bot: only choose(game) -> Action
+        def __init__(self):
+            self.inner = GreedyBot()
+
+        def choose(self, game):
+            return self.inner.choose(game)
+
+    greedy = simulate(GB, BR, 3, seed=2, turn_limit=10, processes=1, progress=False)
+    fast = simulate(GB, BR, 3, bots=(FastOnly, FastOnly), seed=2, turn_limit=10, processes=1, progress=False)
+    slow = simulate(GB, BR, 3, bots=(ChooseOnly, ChooseOnly), seed=2, turn_limit=10, processes=1, progress=False)
+    cols = ["winner", "turns", "actions", "tokens0", "tokens1"]
+    assert greedy[cols].equals(fast[cols]) and greedy[cols].equals(slow[cols])
+    assert play_game(GB, BR, 7, bots=(FastOnly, ChooseOnly), turn_limit=6).turn >= 1
+
+
 def test_register_bot_adds_a_name():
     class Lazy(GreedyBot):
         pass

@@ -109,7 +109,7 @@ def test_bad_decks_get_plain_deck_errors(tmp_path):
     (dict(n=2, turn_limit=0), "turn_limit"),
     (dict(n=2, seed="x"), "seed"),
     (dict(n=2, executor="pool"), "concurrent.futures.Executor"),
-    (dict(n=2, bots=("greedy", "smart")), "no bot called 'smart'.*greedy, random"),
+    (dict(n=2, bots=("greedy", "smart")), "no bot called 'smart'. The bots are: greedy, .*random"),
     (dict(n=2, bots=("greedy",)), "two bots"),
 ])
 def test_bad_settings_are_refused_in_plain_words(kwargs, words):

@@ -24,6 +24,7 @@ from .actions import Action
 from .cards import Card
 from .engine import moves as mv
 from .errors import IllegalAction
+from . import thinking
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "SearchBot", "LearningBot", "card_value"]
 
@@ -60,9 +61,7 @@ class Bot:
         Raises:
             IllegalAction: the game is over (R25).
         """
-        from .thinking import explain
-
-        return explain(self, game, for_player)
+        return thinking.explain(self, game, for_player)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -90,6 +89,9 @@ class RandomBot(Bot):
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed!r})"
+
+    def _explain_rows(self, game):
+        return thinking._random_rows(self, game)
 
 
 def card_value(card: Card) -> float:
@@ -142,6 +144,9 @@ class GreedyBot(Bot):
     """
 
     name = "Greedy"
+
+    def _explain_rows(self, game):
+        return thinking._greedy_rows(self, game)
 
     def choose_move(self, game) -> int:
         """The bot's pick among ``game.legal_moves()``. Raises IllegalAction if the game is over."""

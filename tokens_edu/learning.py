@@ -24,6 +24,7 @@ import os
 import random
 from pathlib import Path
 
+from . import thinking
 from .bots import Bot
 from .errors import IllegalAction, TokensError
 from .features import FEATURES, MEANINGS, features
@@ -107,6 +108,9 @@ class LearningBot(Bot):
 
     def __repr__(self) -> str:
         return f"LearningBot(games_trained={self.games_trained}, seed={self.seed!r})"
+
+    def _explain_rows(self, game):
+        return thinking._learning_rows(self, game)
 
     # -- deciding -----------------------------------------------------------------------------
     def weigh(self, game) -> dict:

@@ -31,6 +31,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
+from . import thinking
 from .bots import Bot, GreedyBot
 from .engine import moves as mv
 from .errors import IllegalAction
@@ -141,6 +142,9 @@ class SearchBot(Bot):
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.iterations is not None else f"budget_ms={self.budget_ms}"
         return f"SearchBot({budget}, seed={self.seed})"
+
+    def _explain_rows(self, game):
+        return thinking._search_rows(self, game)
 
     # -- deciding ----------------------------------------------------------------------------
     def choose_move(self, game) -> int:

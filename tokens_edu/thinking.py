@@ -159,7 +159,6 @@ def explain(bot, game, for_player: int | None = None):
     Raises:
         IllegalAction: the game is over (R25). ValueError: ``for_player`` is not 0, 1 or None.
     """
-    from .bots import GreedyBot, RandomBot
     from .errors import IllegalAction
 
     if game.over:
@@ -169,19 +168,8 @@ def explain(bot, game, for_player: int | None = None):
         for_player = player
     if for_player not in (0, 1) or isinstance(for_player, bool):
         raise ValueError(f"for_player is 0, 1 or None, not {for_player!r:.40}.")
-    from .learning import LearningBot
-    from .search import SearchBot
-
-    if isinstance(bot, SearchBot):
-        rows, attrs = _search_rows(bot, game)
-    elif isinstance(bot, LearningBot):
-        rows, attrs = _learning_rows(bot, game)
-    elif isinstance(bot, GreedyBot):
-        rows, attrs = _greedy_rows(bot, game)
-    elif isinstance(bot, RandomBot):
-        rows, attrs = _random_rows(bot, game)
-    else:
-        rows, attrs = _other_rows(bot, game)
+    rows_of = getattr(bot, "_explain_rows", None)  # each bot class says which of the below is its
+    rows, attrs = rows_of(game) if rows_of is not None else _other_rows(bot, game)
     attrs.update(player=player, for_player=for_player, options=len(game.legal_moves()))
     return _frame(game, rows, attrs, masked=for_player != player)
 

@@ -5,8 +5,8 @@ computer plays its whole turn by itself, one move at a time with a short pause, 
 highlighted on the table; Pause stops it and "Next computer move" steps), or against a
 classmate on one screen ("hot seat", with a cover that hides the hand while the screen is
 passed). Cards are drawn as small card faces (:class:`~tokens_edu.widgets.table.CardTable`,
-an anywidget): click a card to see its moves, click a move, and for a move with a target click
-the target card; Escape cancels. Every card and move is a button with a label that reads the
+an anywidget): click a move on a card ("Task", "Train", "Deploy": one click; "Audit…", then
+the target card), or click a card to see all its moves beside the table; Escape cancels. Every card and move is a button with a label that reads the
 move (Tab, Enter, screen readers), and "All my moves as a list" lists every move.
 
 What is not drawing lives in :class:`~tokens_edu.match.Match` (seats, bots, undo policy, whose

@@ -12,7 +12,9 @@ Two parts:
   and ``static/table.css``, shipped inside the package; no CDN). A student clicks a card to see
   its moves, clicks a move, and for a move that needs a target clicks the target card; Escape
   cancels. Every card and move is a real button with a label that reads the move, so Tab,
-  Enter and screen readers work, and "All my moves" lists every move as a button.
+  Enter and screen readers work, and "All my moves" lists every move as a button. For the
+  mouse and touch, a playable card also carries its moves as one-click buttons ("Task",
+  "Train", "Deploy"; "Audit…" then asks for the target card), so most moves are one click.
 
 The browser tells the kernel what was clicked with small messages (``{"type": "move", "text":
 ..., "v": version}``, ``"step"``, ``"undo"``, ``"pause"``, ``"speed"``, ``"reveal"``,
@@ -200,7 +202,10 @@ class CardTable(anywidget.AnyWidget):
     CSS classes in the page (stable, for tests and teachers' stylesheets): ``tokens-table``
     (the whole table), ``tt-side-top`` / ``tt-side-bottom``, ``tt-board``, ``tt-hand``,
     ``tt-card`` (every card; ``data-id`` holds its board label or ``hand:<name>``),
-    ``tt-playable``, ``tt-target``, ``tt-sideways``, ``tt-hl``, ``tt-panel`` (the moves beside
+    ``tt-playable``, ``tt-target``, ``tt-sideways``, ``tt-hl``, ``tt-slot`` (a playable card
+    with its one-click buttons), ``tt-quick-btn`` and ``tt-quick-<kind>`` (those buttons; a
+    move without a choice has ``data-quick`` = the move, ``tt-quick-aim`` asks for a target,
+    ``tt-quick-more`` opens the card's moves), ``tt-panel`` (the moves beside
     the table), ``tokens-action`` (every move button; its text is the move), ``tt-movelist``,
     ``tokens-next``, ``tokens-undo``, ``tokens-pause``, ``tokens-reveal``, ``tokens-again``,
     ``tt-banner``, ``tt-cover``, ``tokens-status``, ``tokens-tick`` (hidden; the state's

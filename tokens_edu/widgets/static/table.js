@@ -311,9 +311,16 @@ function render({ model, el }) {
       ui.selected = id;
       ui.targeting = { verb: QUICK_WORDS[b.dataset.qaim] || b.dataset.qaim, name: face ? face.name : id, moves: list };
       draw();
+      const first = root.querySelector(".tt-target"); // keeps the focus in the table: Escape cancels
+      if (first) first.focus({ preventScroll: true });
       return;
     }
-    if (b.dataset.qmore) { ui.selected = b.dataset.qmore; ui.targeting = null; ui.showDiscard = null; draw(); return; }
+    if (b.dataset.qmore) {
+      ui.selected = b.dataset.qmore; ui.targeting = null; ui.showDiscard = null; draw();
+      const first = root.querySelector(".tt-panel .tt-verb");
+      if (first) first.focus({ preventScroll: true });
+      return;
+    }
     if (b.classList.contains("tt-aim")) {
       const list = (st.moves || []).filter((m) => m.c === ui.selected && m.label === b.dataset.verb);
       const face = findFace(st, ui.selected);

@@ -67,6 +67,8 @@ DEFAULT_TURN_LIMIT = 100
 BOTS: dict[str, str | Callable] = {
     "random": "tokens_edu.bots:RandomBot",
     "greedy": "tokens_edu.bots:GreedyBot",
+    "search": "tokens_edu.search:SearchBot",
+    "learning": "tokens_edu.learning:LearningBot",
 }
 
 #: With ``processes=None``, one process per this many games at most (starting a process costs

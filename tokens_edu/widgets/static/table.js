@@ -108,7 +108,8 @@ function render({ model, el }) {
     quickGroups(st, id).forEach((list, kind) => {
       const word = QUICK_WORDS[kind] || list[0].label;
       const cls = `tt-quick-btn tt-quick-${esc(kind)}`;
-      if (list.length === 1 && !list[0].x) {
+      // a move with a detail to read first ("Deploy (Big Data: turn X sideways to pay)") is not one click
+      if (list.length === 1 && !list[0].x && !list[0].label.includes("(")) {
         out.push(`<button class="${cls}" tabindex="-1" data-quick="${esc(list[0].t)}" title="${esc(list[0].screen + ": " + list[0].hint)}">${esc(word)}</button>`);
       } else if (list.every((m) => m.x)) {
         out.push(`<button class="${cls} tt-quick-aim" tabindex="-1" data-qaim="${esc(kind)}" data-card="${esc(id)}" title="${esc(word)}: then click the target card">${esc(word)}…</button>`);

@@ -133,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
 
     times: list[float] = []
     rounds: list[int] = []
+    errors: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         (tmp / "data").mkdir()
@@ -166,7 +167,13 @@ def main(argv: list[str] | None = None) -> int:
                         if args.screenshot and not shot_taken and turn.startswith("Turn 7"):
                             page.screenshot(path=str(args.screenshot))
                             shot_taken = True
-                        clicks += student_turn(page, times, quick=not args.no_quick)
+                        try:
+                            clicks += student_turn(page, times, quick=not args.no_quick)
+                        except Exception as exc:  # noqa: BLE001 (one lost click must not lose the run)
+                            errors.append(str(exc).splitlines()[0][:200])
+                            print(f"a click went wrong ({len(errors)}): {errors[-1]}", flush=True)
+                            if len(errors) >= 3:
+                                raise
                     if game + 1 < args.games:
                         page.locator(".tokens-game button.tokens-again").click()
                         page.wait_for_selector(".tokens-game .tt-banner", state="detached")
@@ -177,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     # A turn of the student's is one round here (the computer's turn between costs no click).
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (shared machines are noisy)")
     print(summary("click->table", times))
+    if errors:
+        print(f"{len(errors)} click(s) went wrong and were not timed: {errors}")
     if rounds:
         print(f"clicks per round: median {statistics.median(rounds):.0f}, max {max(rounds)}, "
               f"over {len(rounds)} rounds (the computer's turn needs none)")

@@ -525,7 +525,6 @@ def test_one_click_moves_on_the_cards(server, browser):
         assert target.count() == 1 and target.get_attribute("data-id") == "Explainability"
         assert game.locator(".tt-quick-btn").count() == 0
         assert "click the card to aim at" in game.locator(".tt-panel").inner_text()
-        game.locator(".tt-card[data-id='Neural Network']").focus()
         page.keyboard.press("Escape")  # cancel: back to the card's moves, nothing played
         assert game.locator(".tt-card.tt-target").count() == 0
         game.locator(".tt-card[data-id='Neural Network']").click(position={"x": 6, "y": 6})  # close

@@ -108,7 +108,8 @@ function render({ model, el }) {
     quickGroups(st, id).forEach((list, kind) => {
       const word = QUICK_WORDS[kind] || list[0].label;
       const cls = `tt-quick-btn tt-quick-${esc(kind)}`;
-      if (list.length === 1 && !list[0].x) {
+      // a move with a detail to read first ("Deploy (Big Data: turn X sideways to pay)") is not one click
+      if (list.length === 1 && !list[0].x && !list[0].label.includes("(")) {
         out.push(`<button class="${cls}" tabindex="-1" data-quick="${esc(list[0].t)}" title="${esc(list[0].screen + ": " + list[0].hint)}">${esc(word)}</button>`);
       } else if (list.every((m) => m.x)) {
         out.push(`<button class="${cls} tt-quick-aim" tabindex="-1" data-qaim="${esc(kind)}" data-card="${esc(id)}" title="${esc(word)}: then click the target card">${esc(word)}…</button>`);
@@ -311,9 +312,16 @@ function render({ model, el }) {
       ui.selected = id;
       ui.targeting = { verb: QUICK_WORDS[b.dataset.qaim] || b.dataset.qaim, name: face ? face.name : id, moves: list };
       draw();
+      const first = root.querySelector(".tt-target"); // keeps the focus in the table: Escape cancels
+      if (first) first.focus({ preventScroll: true });
       return;
     }
-    if (b.dataset.qmore) { ui.selected = b.dataset.qmore; ui.targeting = null; ui.showDiscard = null; draw(); return; }
+    if (b.dataset.qmore) {
+      ui.selected = b.dataset.qmore; ui.targeting = null; ui.showDiscard = null; draw();
+      const first = root.querySelector(".tt-panel .tt-verb");
+      if (first) first.focus({ preventScroll: true });
+      return;
+    }
     if (b.classList.contains("tt-aim")) {
       const list = (st.moves || []).filter((m) => m.c === ui.selected && m.label === b.dataset.verb);
       const face = findFace(st, ui.selected);

@@ -74,6 +74,9 @@ _MAX_NAME = 30
 #: Shown near Start: the game is not saved anywhere.
 PAGE_ONLY_NOTE = ("This game lives only in this page. If you reload or close the page, "
                   "the game starts over.")
+# The computer's moves whose cards are public (lit up on the table); a Train is face-down and a
+# choice may name a card only the chooser saw, so those never light up a card.
+_PUBLIC_KINDS = frozenset({"deploy", "task", "audit", "use"})
 # Choices that say nothing about hidden cards; any other "choose ..." by the opponent is masked.
 _PUBLIC_CHOICE = re.compile(r"^choose (yes|no|top|bottom|mode [ab]|\d+ flags?)$", re.IGNORECASE)
 _CSS = ("<style>.tokens-game .widget-html-content { line-height: 1.35; }"
@@ -767,8 +770,12 @@ class GameView(widgets.VBox):
 
         self.buttons = {str(a): MoveButton(self, a, HINTS.get(a.kind, "")) for a in legal}
         highlight = []
-        for _, a in m.last_bot_moves[-3:]:
-            highlight += [x for x in (getattr(a, "card", None), getattr(a, "target", None)) if x]
+        for mover, a in m.last_bot_moves[-3:]:
+            kind = getattr(a, "kind", None)
+            if kind in _PUBLIC_KINDS:  # cards in play: anyone sees them
+                highlight += [x for x in (getattr(a, "card", None), getattr(a, "target", None)) if x]
+            elif kind == "train":  # face-down: light up the Training Set, never a card of that name
+                highlight.append(f"ts:{mover}")
         if m.covered():  # what the last player typed or was told may name their cards: clear it
             self.explain_text.value = ""
             self.explain_out.value = ""

@@ -123,7 +123,8 @@ def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Ite
         seat: the side drawn at the bottom (default: ``viewer``, else 0).
         moves: the viewer's moves to offer (Actions from ``legal_actions()``; empty when it is
             not their decision).
-        highlight: board labels to mark (the computer's last moves).
+        highlight: board labels to mark (the computer's last moves), and ``"ts:<p>"`` to mark
+            player p's Training Set (a face-down Train: never a card's name).
         prompt: the decision in progress as the viewer may read it (see
             :meth:`tokens_edu.match.Match.prompt`); never the other player's hidden prompt.
         names: the two names to show (default: the game's).
@@ -131,7 +132,7 @@ def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Ite
 
     Returns:
         dict: ``seat``, ``you``, ``sides`` (top first: ``p, name, you, tokens, hand, deck,
-        discard`` (faces: discard piles are public), ``ts_ready, ts_total, acting, turn``),
+        discard`` (faces: discard piles are public), ``ts_ready, ts_total, ts_hl, acting, turn``),
         ``board`` (``id, owner, face, cap, tru, flags, sideways, new, can_act, no_task,
         no_audit, lost, hl``), ``hand`` (the viewer's faces), ``moves`` (``t`` text, ``k``
         kind, ``c`` the card it uses: a board id or ``"hand:<name>"``, ``x`` the target board
@@ -174,6 +175,7 @@ def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Ite
             "discard": [card_face(c) for c in obs.discards[p]],
             "ts_ready": int(obs.data_ready[p]), "ts_total": int(obs.training_set[p]),
             "acting": (not obs.over) and obs.to_act == p, "turn": (not obs.over) and obs.active == p,
+            "ts_hl": f"ts:{p}" in hl,
         })
     if log_lines is None:
         log = game.log_for(viewer) if viewer in (0, 1) else game.log

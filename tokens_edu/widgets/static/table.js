@@ -123,7 +123,7 @@ function render({ model, el }) {
   function pileHtml(side, st, palette) {
     const backs = (n, cls) => `<span class="tt-back ${cls}" aria-hidden="true"></span>`.repeat(n);
     const ready = side.ts_ready, spent = Math.max(0, side.ts_total - side.ts_ready);
-    const ts = `<div class="tt-pile tt-ts" title="Training Set: ${ready} ready, ${spent} sideways" aria-label="Training Set: ${plural(side.ts_total, "card")}, ${ready} ready Data">` +
+    const ts = `<div class="tt-pile tt-ts${side.ts_hl ? " tt-hl" : ""}" title="Training Set: ${ready} ready, ${spent} sideways" aria-label="Training Set: ${plural(side.ts_total, "card")}, ${ready} ready Data">` +
       `<div class="tt-ts-cards">${backs(Math.min(ready, 8), "tt-mini")}${backs(Math.min(spent, 8), "tt-mini tt-spent")}</div>` +
       `<div class="tt-pile-label">Data ${ready} of ${side.ts_total}</div></div>`;
     const deck = `<div class="tt-pile tt-deck" aria-label="Deck: ${plural(side.deck, "card")}">` +

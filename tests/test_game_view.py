@@ -647,6 +647,14 @@ def test_the_mulligan_is_called_a_new_hand_on_screen():
     assert labels["mulligan"]["label"] == "New hand" and "new hand" in labels["mulligan"]["screen"]
     assert labels["keep"]["label"] == "Keep this hand"
     assert "new hand" in state(view)["step"]
+    view.pane_buttons["replay"].click()
+    view.buttons["mulligan"].click()  # the move list and the move words say "new hand" only
+    view.reveal_button.click()
+    assert "new hand" in view.moves_html.value
+    st = state(view)
+    words = [st.get("step", "")] + [m.get(k) or "" for m in st["moves"] for k in ("label", "screen", "hint")]
+    shown = " ".join(words) + view.moves_html.value + view.table_widgets["log"].value
+    assert "mulligan" not in shown.lower(), shown
 
 
 # -- Discuss ------------------------------------------------------------------------------------

@@ -897,15 +897,15 @@ class GameView(widgets.VBox):
     @staticmethod
     def _mask(text: str, mover: int | None, viewer: int | None) -> str:
         """An action text as ``viewer`` may read it: the opponent's face-down and secret picks hidden."""
+        low = text.lower()
+        if low == "mulligan":  # the words on screen for everyone, the mover too
+            return "new hand"
         if mover is not None and mover == viewer:
             return text
-        low = text.lower()
         if low.startswith("train "):
             return "train a card (face-down)"
         if low.startswith("choose ") and not _PUBLIC_CHOICE.match(low):
             return "choose (a secret choice)"
-        if low == "mulligan":
-            return "new hand (mulligan)"
         return text
 
 

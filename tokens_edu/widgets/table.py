@@ -109,7 +109,7 @@ def move_label(action) -> str:
 def move_text_for_screen(action) -> str:
     """The words a student reads for a move: the action text, with "mulligan" said as "new hand"."""
     text = str(action)
-    return "new hand (mulligan)" if text == "mulligan" else text
+    return "new hand" if text == "mulligan" else text  # Action.parse reads "new hand" too
 
 
 def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Iterable = (),

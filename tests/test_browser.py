@@ -389,6 +389,14 @@ def test_lesson_page_builds_its_widgets(server, browser, lesson, selector, count
             page.locator(".tokens-puzzle-pick button", has_text="Legacy").click()
             page.wait_for_function("() => document.querySelector('.tokens-puzzle-task').textContent.includes('Outdated')")
             page.wait_for_selector(".tokens-table .tt-card[data-id='hand:Outdated']")
+            # Big Data: a Deploy that turns a System sideways to pay is never one click
+            page.locator(".tokens-puzzle-pick button", has_text="Big Data").click()
+            deploy = page.locator(".tt-slot:has(.tt-card[data-id='hand:Training Data']) .tt-quick-deploy")
+            deploy.wait_for()
+            assert "tt-quick-more" in (deploy.get_attribute("class") or "") and deploy.inner_text() == "Deploy…"
+            deploy.click()  # the card's moves open beside the table, its Deploy focused
+            page.wait_for_function("() => (document.activeElement.dataset.move || '').startsWith('deploy Training Data')")
+            assert "Big Data: turn Supervised Learning sideways" in page.locator(".tokens-table .tt-panel").inner_text()
         if lesson == "06-hot-seat.ipynb":
             page.locator(".tokens-name-0 input").fill("Ana")
             page.locator(".tokens-name-1 input").fill("Ben")

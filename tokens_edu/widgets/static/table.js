@@ -114,7 +114,7 @@ function render({ model, el }) {
       } else if (list.every((m) => m.x)) {
         out.push(`<button class="${cls} tt-quick-aim" tabindex="-1" data-qaim="${esc(kind)}" data-card="${esc(id)}" title="${esc(word)}: then click the target card">${esc(word)}…</button>`);
       } else {
-        out.push(`<button class="${cls} tt-quick-more" tabindex="-1" data-qmore="${esc(id)}" title="${esc(word)}: choose how">${esc(word)}…</button>`);
+        out.push(`<button class="${cls} tt-quick-more" tabindex="-1" data-qmore="${esc(id)}" data-kind="${esc(kind)}" title="${esc(word)}: choose how">${esc(word)}…</button>`);
       }
     });
     return out.length ? `<span class="tt-quick" aria-hidden="true">${out.join("")}</span>` : "";
@@ -318,7 +318,8 @@ function render({ model, el }) {
     }
     if (b.dataset.qmore) {
       ui.selected = b.dataset.qmore; ui.targeting = null; ui.showDiscard = null; draw();
-      const first = root.querySelector(".tt-panel .tt-verb");
+      const first = root.querySelector(`.tt-panel .tt-verb.tokens-action-${CSS.escape(b.dataset.kind || "")}`) ||
+        root.querySelector(".tt-panel .tt-verb");
       if (first) first.focus({ preventScroll: true });
       return;
     }

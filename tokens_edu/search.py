@@ -167,12 +167,13 @@ class SearchBot(Bot):
             raise IllegalAction("The game is over: there is nothing left to choose.", "choose", "R25")
         player = game.to_act
         key = position_key(game, player)
-        if self.last is not None and self.last.key == key and self.last.extra.get("seed") == self.seed:
+        config = (self.seed, self.iterations, self.budget_ms, self.horizon)
+        if self.last is not None and self.last.key == key and self.last.extra.get("config") == config:
             return self.last
         moves = list(game.legal_moves())
         greedy = _ROLLOUT.choose_move(game)
         thinking = Thinking(player, key, moves, [0] * len(moves), [0.0] * len(moves), greedy, greedy=greedy,
-                            extra={"seed": self.seed})
+                            extra={"seed": self.seed, "config": config})
         if len(moves) > 1:
             self._search(game, thinking)
         self.last = thinking

@@ -222,7 +222,11 @@ class SearchBot(Bot):
                     if budget is None and used and time.perf_counter() >= deadline:
                         stopped = True  # out of time: the moves not played on this deal keep what they had
                         break
-                    t.value[i] += _rollout(world, moves[i], player, stop_turn)
+                    value = _rollout(world, moves[i], player, stop_turn, deadline if budget is None and used else None)
+                    if value is None:  # out of time in the middle of an imagined game: not counted
+                        stopped = True
+                        break
+                    t.value[i] += value
                     t.games[i] += 1
                     used += 1
                 k += 1
@@ -239,14 +243,20 @@ class SearchBot(Bot):
         t.seconds = time.perf_counter() - start
 
 
-def _rollout(world, move: int, player: int, stop_turn: int) -> float:
+def _rollout(world, move: int, player: int, stop_turn: int, deadline: float | None = None) -> float | None:
     """Play ``move`` in ``world``, then both sides' quick moves until ``stop_turn`` or the end;
     the result for ``player`` (1 win, 0 loss, 0.5 draw, else the guessed chance); then take
-    every move back, leaving ``world`` as it was."""
+    every move back, leaving ``world`` as it was. None when ``deadline`` (a
+    ``time.perf_counter()`` value) passes before the imagined game stops."""
     world.push(move)
     k = 1
     choose = _ROLLOUT.choose_move
+    clock = time.perf_counter
     while not world.over and world.turn < stop_turn:
+        if deadline is not None and clock() >= deadline:
+            for _ in range(k):
+                world.pop()
+            return None
         world.push(choose(world))
         k += 1
     if world.over:

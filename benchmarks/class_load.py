@@ -208,6 +208,23 @@ class Server:
                 self.proc.wait()
 
 
+def cpu_split(pid: int) -> dict[str, float]:
+    """CPU seconds (user + system) used so far by the server (``serve`` and Voila) and by its
+    kernels, ``{"server": s, "kernels": s}``. Stopped kernels no longer count."""
+    out = {"server": 0.0, "kernels": 0.0}
+    try:
+        procs = [psutil.Process(pid)] + psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        return out
+    for p in procs:
+        try:
+            kind = "kernels" if "ipykernel" in " ".join(p.cmdline()) else "server"
+            out[kind] += sum(p.cpu_times()[:2])
+        except psutil.Error:
+            pass
+    return out
+
+
 def open_pages_http(url: str, n: int, timeout: float) -> list[tuple[float, bool]]:
     """``n`` threads fetch ``url?student=sK`` at the same moment: (seconds, usable) each."""
     results: list[tuple[float, bool]] = [(float("nan"), False)] * n
@@ -470,8 +487,11 @@ def main(argv: list[str] | None = None) -> int:
                 results = [(t, outcome == "ok") for t, outcome in figures["loads"]]
             else:
                 opener = open_pages_browser if args.browser else open_pages_http
+                cpu_before = cpu_split(server.proc.pid)
                 results = opener(url, n, 300)
+                cpu_after = cpu_split(server.proc.pid)
                 figures = None
+                cpu = {k: cpu_after[k] - cpu_before.get(k, 0.0) for k in cpu_after}
             time.sleep(2)  # let the served kernels finish their last cells before measuring
             pss = {k.pid: pss_mib(k.pid) for k in kernels_of(server.proc.pid)}
         finally:
@@ -481,6 +501,9 @@ def main(argv: list[str] | None = None) -> int:
     failed = sum(1 for _, ok in results if not ok)
     if not args.storm:
         print("Each page (s): " + ", ".join(f"{t:.1f}" if ok else "failed" for t, ok in results))
+        print(f"CPU used while the pages loaded: server {cpu['server']:.2f} s, kernels "
+              f"{cpu['kernels']:.2f} s (the part of the figures that a shared machine does not change;"
+              f" warm kernels starting meanwhile count too: --refill-delay keeps them out)")
     print(f"Usable pages: {len(times)} of {len(results)}" + (f" ({failed} failed or without widgets)"
                                                               if failed else ""))
     ok = failed == 0 and bool(times)

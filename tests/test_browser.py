@@ -168,9 +168,16 @@ def click_and_wait(page, locator, root: str = ".tokens-game", timeout: float = 6
     page.evaluate(SETTLED, root)
 
 
-def play_one_move_with_cards(page) -> str:
+WANTS = (("Run a Task", "task"), ("Deploy", "deploy"), ("Audit", "audit"), ("Train", "train"))
+
+
+def play_one_move_with_cards(page, quick: bool = True) -> str:
     """A simple student who plays by clicking cards: Task, Deploy (aiming if asked), Audit, Train,
-    else a move that is not tied to a card (keep, go first, choose), else End turn. Returns what it did."""
+    else a move that is not tied to a card (keep, go first, choose), else End turn. Returns what it did.
+
+    With ``quick`` it uses the one-click buttons on the cards ("Task", "Audit…"), falling back
+    to the card's moves beside the table when a card has several ways to make a move;
+    without, it clicks the card first and then its move beside the table."""
     table = page.locator(".tokens-game .tokens-table")
     loose = table.locator(".tt-panel .tt-loose")
     if loose.count():
@@ -180,13 +187,27 @@ def play_one_move_with_cards(page) -> str:
         return texts[pick]
     ids = page.evaluate("() => [...document.querySelectorAll('.tokens-game .tt-card.tt-playable')]"
                         ".map(e => e.dataset.id)")
-    for want in ("Run a Task", "Deploy", "Audit", "Train"):
+    for want, kind in WANTS:
         for card_id in ids:
             cardloc = table.locator(f".tt-card[data-id='{card_id}']")
             if not cardloc.count():
                 continue
+            chip = table.locator(f".tt-slot:has(.tt-card[data-id='{card_id}']) .tt-quick-{kind}")
+            if quick and chip.count():
+                cls = chip.get_attribute("class") or ""
+                if "tt-quick-aim" in cls:
+                    chip.click()  # the target glows: click it
+                    target = table.locator(".tt-card.tt-target").first
+                    target.wait_for(state="visible")
+                    click_and_wait(page, target)
+                    return want
+                if "tt-quick-more" not in cls:
+                    click_and_wait(page, chip)  # one click: the move is made
+                    return want
             if "tt-selected" not in (cardloc.get_attribute("class") or ""):
-                cardloc.click()  # drawn in the page only: the card's moves appear beside the table
+                # drawn in the page only: the card's moves appear beside the table (a click on
+                # the card's corner: its middle may hold the one-click buttons)
+                cardloc.click(position={"x": 6, "y": 6})
             verbs = table.locator(".tt-panel .tt-verb")
             texts = [t.strip() for t in verbs.all_inner_texts()]
             hit = next((j for j, t in enumerate(texts) if t.startswith(want)), None)
@@ -368,6 +389,14 @@ def test_lesson_page_builds_its_widgets(server, browser, lesson, selector, count
             page.locator(".tokens-puzzle-pick button", has_text="Legacy").click()
             page.wait_for_function("() => document.querySelector('.tokens-puzzle-task').textContent.includes('Outdated')")
             page.wait_for_selector(".tokens-table .tt-card[data-id='hand:Outdated']")
+            # Big Data: a Deploy that turns a System sideways to pay is never one click
+            page.locator(".tokens-puzzle-pick button", has_text="Big Data").click()
+            deploy = page.locator(".tt-slot:has(.tt-card[data-id='hand:Training Data']) .tt-quick-deploy")
+            deploy.wait_for()
+            assert "tt-quick-more" in (deploy.get_attribute("class") or "") and deploy.inner_text() == "Deploy…"
+            deploy.click()  # the card's moves open beside the table, its Deploy focused
+            page.wait_for_function("() => (document.activeElement.dataset.move || '').startsWith('deploy Training Data')")
+            assert "Big Data: turn Supervised Learning sideways" in page.locator(".tokens-table .tt-panel").inner_text()
         if lesson == "06-hot-seat.ipynb":
             page.locator(".tokens-name-0 input").fill("Ana")
             page.locator(".tokens-name-1 input").fill("Ben")
@@ -467,5 +496,53 @@ def test_keyboard_plays_a_card_escape_cancels_and_panes_open(server, browser):
         page.keyboard.press("Enter")
         page.wait_for_function(
             "() => document.querySelectorAll('.tokens-game')[1].querySelector('.tokens-explain-answer').textContent.includes('sideways')")
+    finally:
+        context.close()
+
+
+def test_one_click_moves_on_the_cards(server, browser):
+    """Lesson 3 with the mouse: "Task" on a card is one click; "Audit…" on a card makes the
+    target glow (Escape cancels), then a click on the target makes the move. Only the student's
+    own playable cards carry these buttons, and none while a target is asked for."""
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/03-task-and-audit.ipynb?student=test", wait_until="commit")
+        task_game = page.locator(".tokens-game").nth(0)  # Part 1: Classifier can Run a Task
+        chip = task_game.locator(".tt-slot:has(.tt-card[data-id='Classifier']) .tt-quick-task")
+        chip.wait_for(state="visible")
+        assert task_game.locator(".tt-side-top .tt-quick-btn").count() == 0  # not on the computer's cards
+        assert chip.get_attribute("tabindex") == "-1"  # Tab reaches the card itself, once
+        before = task_game.locator(".tokens-tick").text_content()
+        tokens_before = task_game.locator(".tt-side-bottom .tt-tokens b").inner_text()
+        chip.click()  # one click: the Task is made
+        page.wait_for_function(
+            "prev => document.querySelectorAll('.tokens-game')[0].querySelector('.tokens-tick').textContent !== prev",
+            arg=before)
+        task_game.locator(".tt-card.tt-sideways[data-id='Classifier']").wait_for()
+        assert task_game.locator(".tt-side-bottom .tt-tokens b").inner_text() != tokens_before
+
+        game = page.locator(".tokens-game").nth(1)  # Part 2: the audit
+        aim = game.locator(".tt-slot:has(.tt-card[data-id='Neural Network']) .tt-quick-audit")
+        aim.wait_for(state="visible")
+        assert "Audit" in aim.inner_text()
+        aim.click()  # the target glows, the quick buttons step aside
+        target = game.locator(".tt-card.tt-target")
+        assert target.count() == 1 and target.get_attribute("data-id") == "Explainability"
+        assert game.locator(".tt-quick-btn").count() == 0
+        assert "click the card to aim at" in game.locator(".tt-panel").inner_text()
+        page.keyboard.press("Escape")  # cancel: back to the card's moves, nothing played
+        assert game.locator(".tt-card.tt-target").count() == 0
+        game.locator(".tt-card[data-id='Neural Network']").click(position={"x": 6, "y": 6})  # close
+        aim.click()
+        before = game.locator(".tokens-tick").text_content()
+        game.locator(".tt-card.tt-target").click()
+        page.wait_for_function(
+            "prev => document.querySelectorAll('.tokens-game')[1].querySelector('.tokens-tick').textContent !== prev",
+            arg=before)
+        game.locator(".tt-card[data-id='Explainability']").wait_for(state="detached")  # Deprecated
+        assert "Deprecated" in game.locator(".tt-note").inner_text()
     finally:
         context.close()

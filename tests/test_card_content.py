@@ -126,3 +126,26 @@ def test_keyword_only_cards_read_as_their_keyword():
 def test_student_text_has_no_leftover_markup(card):
     for text in (card.definition, card.discuss, card.learn_more):
         assert "{" not in text and "<" not in text and "  " not in text
+
+
+#: A figure: a number that is not a year (a percentage, a count, an amount), or "a third".
+_FIGURE = re.compile(r"\b(?!(?:19|20)\d\d\b)\d[\d,.]*\b(?!-)|\ba (?:third|quarter|half) of\b")
+#: Words that say where a figure comes from: a named study, report, count or estimate.
+_SOURCE = re.compile(r"\b(study|report(?:ed|s)?|according to|estimate[sd]?|count|paper|survey|"
+                     r"Administration|Union)\b", re.I)
+
+
+@pytest.mark.parametrize("card", CARDS, ids=IDS)
+def test_a_figure_in_a_teacher_note_says_where_it_comes_from(card):
+    """Issue 10: "a source in the teacher note where a number is given". Each sentence of a
+    note that gives a figure (not a year) names its source in the same sentence."""
+    for sentence in sentences(card.learn_more):
+        text = re.sub(r"\bGPT-\d(?:\.\d)?\b|\bDALL-E \d(?: and \d)?\b|\bLocal Law \d+\b|"
+                      r"\b0s and 1s\b|\bFairness 360\b", "", sentence)  # names, not figures
+        if _FIGURE.search(text):
+            assert _SOURCE.search(text), f"a figure without a source: {sentence}"
+
+
+def test_the_figure_check_sees_figures():
+    assert _FIGURE.search("about 35% of them") and _FIGURE.search("about a third of the world")
+    assert not _FIGURE.search("In 2023 it opened.") and not _SOURCE.search("people say so")

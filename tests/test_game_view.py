@@ -406,6 +406,28 @@ def test_the_computers_moves_are_highlighted_on_the_table():
     assert card(view, "Supervised Learning")["hl"]  # it audited the Classifier
 
 
+def test_the_computers_face_down_train_lights_up_its_training_set_never_a_card():
+    """The computer trains a hidden Sensor while the student has a Sensor in play: the student's
+    Sensor must not light up (that would tell them the hidden card); the Training Set does."""
+    import yaml
+
+    sc = yaml.safe_load((SCENARIOS / "03-task-exposes.yaml").read_text())
+    sc["players"][0]["systems"].append({"card": "Sensor", "flags": 0, "exerted": False, "new": False})
+    sc["players"][1]["hand"] = ["Sensor"]
+    sc["players"][1]["deck"] = ["Agent", "Agent", "Search Tree"]  # nothing it can deploy
+    view = GameView(Game.from_scenario(sc), seats=("human", "greedy"))
+    view.buttons["end turn"].click()
+    moves = [str(a) for a in view.match.play_bot_turn()]
+    assert "train Sensor" in moves[-3:], moves  # among the moves the table lights up
+    view._refresh()
+    view._push()
+    st = state(view)
+    assert not card(view, "Sensor")["hl"]
+    assert card(view, "Supervised Learning")["hl"]  # its Task is public
+    assert [s["ts_hl"] for s in st["sides"] if s["p"] == 1] == [True]
+    assert [s["ts_hl"] for s in st["sides"] if s["p"] == 0] == [False]
+
+
 def test_next_refuses_when_it_is_the_humans_move():
     game = scenario("03-audit")
     view = GameView(game, seats=("human", "greedy"))
@@ -625,6 +647,14 @@ def test_the_mulligan_is_called_a_new_hand_on_screen():
     assert labels["mulligan"]["label"] == "New hand" and "new hand" in labels["mulligan"]["screen"]
     assert labels["keep"]["label"] == "Keep this hand"
     assert "new hand" in state(view)["step"]
+    view.pane_buttons["replay"].click()
+    view.buttons["mulligan"].click()  # the move list and the move words say "new hand" only
+    view.reveal_button.click()
+    assert "new hand" in view.moves_html.value
+    st = state(view)
+    words = [st.get("step", "")] + [m.get(k) or "" for m in st["moves"] for k in ("label", "screen", "hint")]
+    shown = " ".join(words) + view.moves_html.value + view.table_widgets["log"].value
+    assert "mulligan" not in shown.lower(), shown
 
 
 # -- Discuss ------------------------------------------------------------------------------------

@@ -34,7 +34,8 @@ GUIDE_PAGE = LESSONS / "teacher-guide.ipynb"  # the teacher's guide, linked from
 LESSON_PAGES = sorted(p for p in LESSONS.glob("*.ipynb") if p not in (START_PAGE, GUIDE_PAGE))
 REQUIRED_LESSONS = [
     "01-read-a-card", "02-training-set-and-data", "03-task-and-audit", "04-keywords",
-    "05-play-the-computer", "06-hot-seat", "08-how-ai-senses", "09-tools-targets-and-decks",
+    "05-play-the-computer", "06-hot-seat", "07-inside-the-computers-head", "08-how-ai-senses",
+    "09-tools-targets-and-decks",
 ]
 
 
@@ -157,7 +158,8 @@ def test_scenario_lessons_show_game_views():
             assert view.bots[1] is not None  # the computer plays the other seat
 
 
-@pytest.mark.parametrize("name,bot", [("05-play-the-computer", True), ("06-hot-seat", False)])
+@pytest.mark.parametrize("name,bot", [("05-play-the-computer", True), ("06-hot-seat", False),
+                                      ("07-inside-the-computers-head", True)])
 def test_game_lessons_start_a_game(name, bot):
     panels = [x for x in run_notebook(LESSONS / f"{name}.ipynb") if isinstance(x, NewGamePanel)]
     assert len(panels) == 1
@@ -172,6 +174,34 @@ def test_game_lessons_start_a_game(name, bot):
         assert view.buttons or view.match.bot_to_act()
     else:  # hot seat starts behind the cover
         assert view.buttons == {} and view.match.covered() and view.reveal_button.shown
+
+
+def test_lesson_07_shows_the_search_bots_thinking_and_offers_hints():
+    """Lesson 7: a SearchBot with a fixed number of imagined games (repeatable, quick), one
+    computer move per Next (the student guesses first), the thinking pane open, hints on."""
+    from tokens_edu.search import SearchBot
+
+    panel = next(x for x in run_notebook(LESSONS / "07-inside-the-computers-head.ipynb")
+                 if isinstance(x, NewGamePanel))
+    panel.start_button.click()
+    view = panel.view
+    bot = view.bots[1]
+    assert isinstance(bot, SearchBot) and bot.iterations is not None and not view.autoplay
+    assert view.pane_open("thinking") and view.thinking.guess is not None and view.hint is not None
+    for _ in range(40):  # play the opening: the computer's moves by Next, ours by the hint
+        if view.thinking.tables and len(view.game.history) > 6:
+            break
+        if view.match.bot_to_act():
+            view.thinking.guess.value = "End its turn"
+            view.next_button.click()
+        else:
+            view.hint.button.click()
+            pick = view.hint.table["option"].iloc[0]
+            assert pick in view.buttons
+            view.buttons[pick].click()
+    assert view.thinking.tables and view.thinking.guessed >= 1
+    move, table = view.thinking.tables[-1]
+    assert 1 <= len(table) <= 5 and "chance to win" in view.thinking.html.value
 
 
 # -- what the lesson prose promises ----------------------------------------------------------------

@@ -282,3 +282,19 @@ def test_lessons_define_ai_model_and_token_early():
     gallery = CardGallery()
     assert gallery.children[0] is gallery.words and "AI, data, model, token" in gallery.words.get_title(0)
     assert gallery.words.children[0].value == glossary_html()
+
+
+def test_messages_use_no_rule_numbers_or_undefined_words():
+    """Refusals are checked for words as well as grade: at the opening-hand choice, on a word
+    that is not an action, and in every lesson scenario ("mulligan" is said "new hand")."""
+    from tokens_edu import Action, starter_decks
+
+    decks = starter_decks()
+    game = Game.new(decks[0], decks[1], seed=1)
+    texts = refusals() | {game.explain(t) for t in ("end turn", "dance", "task Chatbot")}
+    game.apply("go first")
+    texts |= {game.explain(t) for t in ("end turn", "dance", "train Chatbot", "go first")}
+    assert Action.parse("new hand") == Action("mulligan")  # the words on screen work when typed
+    words = re.compile(r"\b(" + "|".join(UNDEFINED_WORDS) + r")\b", re.I)
+    problems = [t for t in texts if words.search(t) or re.search(r"\bR\d{1,2}\b", t)]
+    assert not problems, problems

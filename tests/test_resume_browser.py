@@ -110,7 +110,7 @@ def one_move(page) -> str:
             if not card.count():
                 continue
             if "tt-selected" not in (card.get_attribute("class") or ""):
-                card.click()
+                card.click(position={"x": 6, "y": 6})  # its corner: the middle has one-click buttons
             verbs = table.locator(".tt-panel .tt-verb")
             texts = [t.strip() for t in verbs.all_inner_texts()]
             hit = next((j for j, t in enumerate(texts) if t.startswith(want)

@@ -109,7 +109,7 @@ def test_bad_decks_get_plain_deck_errors(tmp_path):
     (dict(n=2, turn_limit=0), "turn_limit"),
     (dict(n=2, seed="x"), "seed"),
     (dict(n=2, executor="pool"), "concurrent.futures.Executor"),
-    (dict(n=2, bots=("greedy", "smart")), "no bot called 'smart'.*greedy, random"),
+    (dict(n=2, bots=("greedy", "smart")), "no bot called 'smart'. The bots are: greedy, .*random"),
     (dict(n=2, bots=("greedy",)), "two bots"),
 ])
 def test_bad_settings_are_refused_in_plain_words(kwargs, words):
@@ -138,6 +138,30 @@ def test_an_instance_is_copied_fresh_for_every_game():
     t2 = simulate(GB, BR, 4, bots=(bot, "greedy"), turn_limit=8, processes=2, progress=False)
     pd.testing.assert_frame_equal(t1, t2)
     assert bot._rng.random() == RandomBot(seed=4)._rng.random()  # the caller's bot is untouched
+
+
+def test_bots_play_on_the_fast_path_and_choose_only_bots_still_work():
+    """A Bot's moves are played by choose_move and Game.push (no Action made or parsed); a bot
+    that has only choose() (a student's own class) is asked for Actions; both play the same
+    games as the Greedy bot does."""
+
+    class FastOnly(GreedyBot):
+        def choose(self, game):  # never called on the fast path
+            raise AssertionError("choose() was called: the simulation is off the fast path")
+
+    class ChooseOnly:  # not a Bot: only choose(game) -> Action
+        def __init__(self):
+            self.inner = GreedyBot()
+
+        def choose(self, game):
+            return self.inner.choose(game)
+
+    greedy = simulate(GB, BR, 3, seed=2, turn_limit=10, processes=1, progress=False)
+    fast = simulate(GB, BR, 3, bots=(FastOnly, FastOnly), seed=2, turn_limit=10, processes=1, progress=False)
+    slow = simulate(GB, BR, 3, bots=(ChooseOnly, ChooseOnly), seed=2, turn_limit=10, processes=1, progress=False)
+    cols = ["winner", "turns", "actions", "tokens0", "tokens1"]
+    assert greedy[cols].equals(fast[cols]) and greedy[cols].equals(slow[cols])
+    assert play_game(GB, BR, 7, bots=(FastOnly, ChooseOnly), turn_limit=6).turn >= 1
 
 
 def test_register_bot_adds_a_name():

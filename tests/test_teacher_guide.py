@@ -50,11 +50,14 @@ def test_every_lesson_has_a_full_section(path):
 
 @pytest.mark.parametrize("path", LESSON_PAGES, ids=lambda p: p.stem)
 def test_guide_quotes_the_lessons_discuss_question(path):
-    """The card of the lesson's closing Discuss box, with its question as the card file has it."""
+    """The card of the lesson's closing Discuss box, with its question as the card file has it
+    (or the lesson's own question, ``DiscussBox(card, journal, prompt="...")``)."""
     last = "".join(notebook(path)["cells"][-1]["source"])
     card = load_cards()[re.search(r'\["([^"]+)"\]', last).group(1)]
+    own = re.search(r'prompt="([^"]+)"', last)  # a lesson's own question about the card's idea
+    question = own.group(1) if own else card.discuss
     text = section(lesson_title(path))
-    assert f"**Discuss ({card.name}): \"{card.discuss}\"**" in " ".join(text.split()), (path.stem, card.discuss)
+    assert f"**Discuss ({card.name}): \"{question}\"**" in " ".join(text.split()), (path.stem, question)
 
 
 def test_guide_covers_setup_support_and_standards():

@@ -22,13 +22,15 @@ from .actions import Action
 from .game import BoardCard, Game, LogEvent, Observation
 from .render import print_sheet, render_card
 from .simulation import balance_matrix, first_player_advantage, matchups, simulate
+from .learning import train
+from .roundrobin import tournament
 
 __all__ = [
     "Card", "CardPool", "load_cards",
     "Deck", "starter_decks",
     "Game", "Action", "Observation", "BoardCard", "LogEvent",
     "render_card", "print_sheet",
-    "simulate", "balance_matrix", "first_player_advantage", "matchups",
+    "simulate", "balance_matrix", "first_player_advantage", "matchups", "train", "tournament",
     "TokensError", "CardDataError", "DeckError", "IllegalAction", "ScenarioError", "RecordError",
 ]
 

@@ -9,7 +9,7 @@ kind       text
 =========  ==============================================================================
 order      ``go first`` / ``go second`` (R2)
 keep       ``keep`` (R3)
-mulligan   ``mulligan`` (R3)
+mulligan   ``mulligan``, also read from ``new hand`` (the words on screen) (R3)
 train      ``train Chatbot`` (R8)
 deploy     ``deploy Neural Network``, ``deploy Bias in Data -> Chatbot``,
            ``deploy Training Data with Big Data Supervised Learning`` (R9-R11, R18)
@@ -131,6 +131,8 @@ class Action:
             return cls("order", choice=low[3:])
         if low in ("keep", "mulligan"):
             return cls(low)
+        if low in ("new hand", "take a new hand"):  # the words students see for a mulligan (R3)
+            return cls("mulligan")
         if low in ("end turn", "end", "pass"):
             return cls("end")
         if verb == "choose" and rest:
@@ -156,6 +158,6 @@ class Action:
                     "An Audit needs two Systems: 'audit YourSystem -> TheirSystem' (R14).", action=text, rule="R14"
                 )
             return cls(verb, card=card, target=target or None, via=via)
-        words = "go first, go second, keep, mulligan, train, deploy, task, audit, use, choose, end turn"
+        words = "go first, go second, keep, new hand, train, deploy, task, audit, use, choose, end turn"
         shown = raw if len(raw) <= 40 else raw[:37] + "..."
         raise IllegalAction(f"'{shown}' is not an action. An action starts with one of: {words}.", action=text)

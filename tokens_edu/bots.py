@@ -4,6 +4,13 @@ actions, judging by what its player may see (``game.view(player)`` or
 
 - :class:`RandomBot`: any legal action, uniformly, from its own seeded generator.
 - :class:`GreedyBot`: a quick rule-of-thumb player (one look ahead, no search).
+- :class:`SearchBot` (:mod:`tokens_edu.search`): imagines the hidden cards and plays many
+  games forward in its head before each move.
+- :class:`LearningBot` (:mod:`tokens_edu.learning`): weighs a few features of each move with
+  weights it learns from its games (``tokens_edu.train``); its knowledge is a pandas table.
+
+Every bot can say why: ``bot.explain(game)`` is a table of the options it weighed
+(:mod:`tokens_edu.thinking`).
 
 Every bot also has ``choose_move(game) -> int``, the fast path simulations use: it returns one
 of ``game.legal_moves()`` and ``game.push(move)`` plays it (no Action or text is made).
@@ -17,8 +24,9 @@ from .actions import Action
 from .cards import Card
 from .engine import moves as mv
 from .errors import IllegalAction
+from . import thinking
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "card_value"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "SearchBot", "LearningBot", "card_value"]
 
 
 class Bot:
@@ -39,6 +47,21 @@ class Bot:
         if game.over:
             raise IllegalAction("The game is over: there is nothing left to choose.", "choose", "R25")
         return game.action(self.choose_move(game))
+
+    def explain(self, game, for_player: int | None = None):
+        """The options this bot weighs for the decision of the player to act, as a pandas
+        DataFrame: at most five, its pick first, with its scores and a one-line reason in a
+        student's words (see :mod:`tokens_edu.thinking` for the columns).
+
+        Args:
+            game: a Game that is not over.
+            for_player: who will read it (0/1); None: the player deciding. For the other
+                player, options that would name the decider's hidden cards are masked.
+
+        Raises:
+            IllegalAction: the game is over (R25).
+        """
+        return thinking.explain(self, game, for_player)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -66,6 +89,9 @@ class RandomBot(Bot):
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed!r})"
+
+    def _explain_rows(self, game):
+        return thinking._random_rows(self, game)
 
 
 def card_value(card: Card) -> float:
@@ -118,6 +144,9 @@ class GreedyBot(Bot):
     """
 
     name = "Greedy"
+
+    def _explain_rows(self, game):
+        return thinking._greedy_rows(self, game)
 
     def choose_move(self, game) -> int:
         """The bot's pick among ``game.legal_moves()``. Raises IllegalAction if the game is over."""
@@ -315,3 +344,15 @@ class GreedyBot(Bot):
         if name == "Mandatory Recall":
             return len(theirs) >= 2
         return False
+
+
+_LATER = {"SearchBot": ".search", "LearningBot": ".learning"}
+
+
+def __getattr__(name: str):
+    """``SearchBot`` and ``LearningBot`` live in their own modules (which import this one)."""
+    if name in _LATER:
+        import importlib
+
+        return getattr(importlib.import_module(_LATER[name], __package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

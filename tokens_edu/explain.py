@@ -176,7 +176,7 @@ def why_illegal(s: State, names, legal: list[Action], text) -> IllegalAction:
         if d.source == ORDER:
             return r.err(f"First, {who} (who won the die roll) decides: {options}.", "R2")
         if d.source == MULLIGAN:
-            return r.err(f"First, {who} decides to keep their hand or take a new one: {options}.", "R3")
+            return r.err(f"First, {who} decides to keep their hand or take a new one: 'keep' or 'new hand'.", "R3")
         from .narrate import prompt
 
         asked = _sentence(prompt(s, names, d))

@@ -481,7 +481,10 @@ class Game:
         deck is shuffled, and future shuffles get a new seed. What ``player`` sees (their hand,
         the board, discard piles, every count) is unchanged, so a computer player that thinks
         with imagined games never uses the true hidden cards' places. (What a look effect
-        showed ``player`` about their own deck is not kept: the copy forgets it.)
+        showed ``player`` about their own deck is not kept, except the cards of their own look
+        in progress, which stay on top, in order.) Each pile is put in order by name before it
+        is shuffled, so the imagined game depends only on ``rng`` and what ``player`` sees,
+        never on where the true hidden cards lie.
 
         The copy has no history to undo and no record; use it to play forward with
         :meth:`push` (and :meth:`pop` back to where it started).
@@ -496,13 +499,21 @@ class Game:
         player = _check_player(player)
         s = self._s.copy(trail=False)
         q = 1 - player
-        hidden = s.hand[q] + s.deck[q] + s.ts[q]
+        # Each pile is sorted by name before it is shuffled, so where the true hidden cards lie
+        # can't change what is imagined (a search bot's choice must not depend on it).
+        card = s.card
+        by_name = lambda x: (card[x].name, x)  # noqa: E731
+        hidden = sorted(s.hand[q] + s.deck[q] + s.ts[q], key=by_name)
         rng.shuffle(hidden)
         nh, nd = len(s.hand[q]), len(s.deck[q])
         s.hand[q][:] = hidden[:nh]
         s.deck[q][:] = hidden[nh:nh + nd]
         s.ts[q][:] = hidden[nh + nd:]
-        rng.shuffle(s.deck[player])
+        deck = s.deck[player]
+        seen = _seen_on_top(s, player)  # a look in progress (R22): the player knows those cards
+        rest = sorted(deck[:len(deck) - seen], key=by_name)
+        rng.shuffle(rest)
+        deck[:len(deck) - seen] = rest
         s.seed = rng.getrandbits(62)
         g = object.__new__(Game)
         g._s = s
@@ -635,6 +646,23 @@ def _odd(action: Action) -> bool:
     """An Action built by hand whose fields are not all text (it cannot be hashed or matched)."""
     return any(v is not None and not isinstance(v, str)
                for v in (action.kind, action.card, action.target, action.via, action.choice))
+
+
+def _seen_on_top(s, player: int) -> int:
+    """How many cards on top of ``player``'s deck their own decision in progress shows them
+    (a look, R22: pick one, top or bottom, the order of two); 0 when there is none."""
+    d = s.decision
+    if d is None or d.player != player or d.labels not in ("pick", "top-bottom", "order"):
+        return 0
+    shown = set(d.data)
+    for option in d.options:
+        if isinstance(option, tuple):
+            shown.update(option)
+    deck = s.deck[player]
+    k = 0
+    while k < len(deck) and deck[-1 - k] in shown:
+        k += 1
+    return k
 
 
 def _is_names(d) -> bool:

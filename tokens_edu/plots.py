@@ -5,6 +5,7 @@
   is (from a :func:`tokens_edu.simulate` table, or any list of wins and losses: a learning curve).
 - :func:`game_length`: how many turns games last (a histogram).
 - :func:`matchups`: how one deck does against each other deck (from :func:`tokens_edu.matchups`).
+- :func:`thinking`: the options a computer player weighed (from ``bot.explain(game)``).
 
 Each function draws on ``ax`` (a matplotlib Axes) or on a new figure, and returns the Axes, so
 you can change the title or save it: ``ax.figure.savefig("plot.png")``.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-__all__ = ["balance_heatmap", "win_rate", "game_length", "matchups"]
+__all__ = ["balance_heatmap", "win_rate", "game_length", "matchups", "thinking"]
 
 
 def _axes(ax, size=(7, 4.5)):
@@ -230,4 +231,62 @@ def matchups(table, ax=None, title: str | None = None):
     ax.set_ylabel("Opponent's deck")
     deck = table.attrs.get("deck")
     ax.set_title(title or (f"How does {deck} do?" if deck else "How does your deck do?"))
+    return ax
+
+
+_MEASURES = {  # explain()'s measure column -> the x axis's words, and whether it is a chance
+    "win_chance": ("Its chance to win after the move, in its imagined games", True),
+    "value": ("Its guess of its chance to win after the move", True),
+    "score": ("Its score for the move (more is better)", False),
+}
+
+
+def thinking(table, ax=None, title: str | None = None):
+    """Bars: the options a computer player weighed, its pick on top (in orange).
+
+    Args:
+        table: a DataFrame from ``bot.explain(game)`` (:mod:`tokens_edu.thinking`). For a
+            SearchBot the bars are its chance to win after each move, and each bar says its
+            share of the thinking; for other bots, the table's ``measure``.
+        ax: a matplotlib Axes (None: a new figure). title: the title (default: "What was
+            the computer thinking?").
+
+    Returns:
+        the matplotlib Axes.
+
+    Raises:
+        ValueError: not an explain table, or an empty one.
+    """
+    import numpy as np
+    import pandas as pd
+
+    if not isinstance(table, pd.DataFrame) or not {"option", "chosen", "score"} <= set(table.columns) or table.empty:
+        raise ValueError("Give the table from bot.explain(game): one row per option.")
+    measure = table.attrs.get("measure", "score")
+    if measure not in table.columns:
+        measure = "score"
+    words, chance = _MEASURES.get(measure, _MEASURES["score"])
+    ax = _axes(ax, size=(7, 0.5 * len(table) + 1.6))
+    y = np.arange(len(table))[::-1]  # the first row (its pick) on top
+    values = table[measure].to_numpy(dtype=float)
+    colors = ["#e66101" if c else "#5e3c99" for c in table["chosen"]]
+    ax.barh(y, np.nan_to_num(values), color=colors, alpha=0.85)
+    labels = [o if len(o) <= 38 else o[:37] + "\u2026" for o in table["option"].astype(str)]
+    ax.set_yticks(y, labels=labels)
+    for yi, v, (_, row) in zip(y, values, table.iterrows()):
+        note = f"{v:.0%}" if chance else f"{v:g}"
+        if "share" in table.columns:
+            note += f"  ({row['share']:.0%} of its thinking)"
+        ax.annotate(note, (0 if np.isnan(v) else v, yi), xytext=(4, 0), textcoords="offset points",
+                    va="center", fontsize=9)
+    if chance:
+        ax.set_xlim(0, 1.3)
+        ax.set_xticks([0, 0.25, 0.5, 0.75, 1])
+        ax.xaxis.set_major_formatter(lambda v, _pos: f"{v:.0%}")
+    else:
+        top = np.nanmax(np.abs(values)) if np.isfinite(values).any() else 1.0
+        ax.set_xlim(min(0, np.nanmin(values)) if np.isfinite(values).any() else 0, 1.3 * (top or 1.0))
+    ax.set_xlabel(words)
+    bot = table.attrs.get("bot")
+    ax.set_title(title or (f"What was the computer ({bot}) thinking?" if bot else "What was the computer thinking?"))
     return ax

@@ -67,6 +67,8 @@ DEFAULT_TURN_LIMIT = 100
 BOTS: dict[str, str | Callable] = {
     "random": "tokens_edu.bots:RandomBot",
     "greedy": "tokens_edu.bots:GreedyBot",
+    "search": "tokens_edu.search:SearchBot",
+    "learning": "tokens_edu.learning:LearningBot",
 }
 
 #: With ``processes=None``, one process per this many games at most (starting a process costs
@@ -221,18 +223,34 @@ def _bot_seed(seed: int, seat: int) -> int:
     return game_seed(seed, -1 - seat)
 
 
+def _step(bot) -> Callable:
+    """A function ``game -> None`` that plays ``bot``'s move: by ``choose_move`` and
+    :meth:`Game.push` when the bot has it (the engine's fast path), else ``choose`` and apply."""
+    from .bots import Bot
+
+    choose_move = getattr(bot, "choose_move", None)
+    # Bot.choose_move is an interface only: a subclass that overrides just choose uses choose
+    if callable(choose_move) and getattr(type(bot), "choose_move", None) is not Bot.choose_move:
+        return lambda game: game.push(choose_move(game))
+    return lambda game: game.apply(bot.choose(game))
+
+
 def play_one(deck0: Deck, deck1: Deck, seed: int, bots, turn_limit: int | None) -> dict:
     """Play one whole game between ``bots`` (two bots, made for this game) and return its
     row of :func:`simulate`'s table (without ``game``, ``deck0``, ``deck1``).
 
-    This is the one loop every simulation runs: a faster engine path goes here.
+    This is the one loop every simulation runs. It is on the engine's fast path: a bot with
+    ``choose_move`` (every :class:`~tokens_edu.bots.Bot`) gives a small-int move that
+    :meth:`Game.push` plays, with no :class:`Action` made or parsed; a bot with only
+    ``choose`` is asked for an Action, which :meth:`Game.apply` plays.
     """
     from .game import Game
 
     game = Game.new(deck0, deck1, seed=seed, turn_limit=turn_limit)
     actions = 0
+    steps = (_step(bots[0]), _step(bots[1]))
     while not game.over:
-        game.apply(bots[game.to_act].choose(game))
+        steps[game.to_act](game)
         actions += 1
     winner = game.winner
     t0, t1 = game.tokens
@@ -261,8 +279,9 @@ def play_game(deck0, deck1, seed: int, bots=("greedy", "greedy"), turn_limit: in
     r0, r1 = _recipes(bots)
     players = (r0.make(_bot_seed(seed, 0)), r1.make(_bot_seed(seed, 1)))
     game = Game.new(d0, d1, seed=seed, turn_limit=turn_limit, names=names)
+    steps = (_step(players[0]), _step(players[1]))
     while not game.over:
-        game.apply(players[game.to_act].choose(game))
+        steps[game.to_act](game)
     return game
 
 

@@ -5,8 +5,8 @@ computer plays its whole turn by itself, one move at a time with a short pause, 
 highlighted on the table; Pause stops it and "Next computer move" steps), or against a
 classmate on one screen ("hot seat", with a cover that hides the hand while the screen is
 passed). Cards are drawn as small card faces (:class:`~tokens_edu.widgets.table.CardTable`,
-an anywidget): click a card to see its moves, click a move, and for a move with a target click
-the target card; Escape cancels. Every card and move is a button with a label that reads the
+an anywidget): click a move on a card ("Task", "Train", "Deploy": one click; "Audit…", then
+the target card), or click a card to see all its moves beside the table; Escape cancels. Every card and move is a button with a label that reads the
 move (Tab, Enter, screen readers), and "All my moves as a list" lists every move.
 
 What is not drawing lives in :class:`~tokens_edu.match.Match` (seats, bots, undo policy, whose
@@ -21,7 +21,9 @@ in hot seat nothing of a hand is on the page while the cover is up.
 
 Panes open on demand under the table (buttons, reached with Tab): "Why can't I?", "What
 happened" (the whole log), "Moves and replay", "State tables", "Read a card". Lessons and
-later features add their own with :meth:`GameView.add_pane`.
+later features add their own with :meth:`GameView.add_pane`. With ``thinking=True`` a
+"What was the computer thinking?" pane follows each computer move, and with ``hints=True`` a
+Hint pane asks a search bot about the student's own move (:mod:`tokens_edu.widgets.thinking_pane`).
 
 Stable CSS classes: ``tokens-game`` (the whole view), the table's classes (see
 :class:`~tokens_edu.widgets.table.CardTable`: ``tokens-table``, ``tt-card``, ``tokens-action``,
@@ -74,6 +76,9 @@ _MAX_NAME = 30
 #: Shown near Start: the game is not saved anywhere.
 PAGE_ONLY_NOTE = ("This game lives only in this page. If you reload or close the page, "
                   "the game starts over.")
+# The computer's moves whose cards are public (lit up on the table); a Train is face-down and a
+# choice may name a card only the chooser saw, so those never light up a card.
+_PUBLIC_KINDS = frozenset({"deploy", "task", "audit", "use"})
 # Choices that say nothing about hidden cards; any other "choose ..." by the opponent is masked.
 _PUBLIC_CHOICE = re.compile(r"^choose (yes|no|top|bottom|mode [ab]|\d+ flags?)$", re.IGNORECASE)
 _CSS = ("<style>.tokens-game .widget-html-content { line-height: 1.35; }"
@@ -215,6 +220,14 @@ class GameView(widgets.VBox):
             save each game put on this table on the server after every move, for the teacher's
             dashboard (see :mod:`tokens_edu.widgets.keep`). NewGamePanel keeps its games itself
             (and offers to continue them), so it passes False.
+        thinking: add the "What was the computer thinking?" pane (after each computer move,
+            the options it weighed with bars; :class:`~tokens_edu.widgets.thinking_pane.ThinkingPane`):
+            False (default), True (the pane starts closed) or ``"open"``.
+        predict: with ``thinking``, ask the student to guess each computer move first.
+        hints: add the Hint pane (a search bot's view of the student's own move) unless the
+            teacher turned hints off (``TOKENS_EDU_HINTS=off`` on the server, or ``?hints=off``
+            in the page's link; :func:`~tokens_edu.widgets.thinking_pane.hints_allowed`).
+        hint_bot: the bot that gives hints (None: a SearchBot with a fixed number of games).
 
     Attributes (for tests, teachers and later features):
         match: the :class:`~tokens_edu.match.Match`. game: ``match.game``.
@@ -224,6 +237,10 @@ class GameView(widgets.VBox):
         undo_button, next_button, pause_button, reveal_button, again_button: :class:`Control`.
         note: the latest message to the student (plain text). status: the status line.
         panes, pane_buttons: the panes under the table and their show/hide buttons.
+        thinking, hint: the :class:`ThinkingPane` and :class:`HintPane`, or None.
+        before_computer_move, after_computer_move, on_drawn: lists of hooks for panes:
+            ``hook(view)`` before a computer move (the position it decides in),
+            ``hook(view, player, action)`` after it, ``hook(view)`` after each drawing of the table.
 
     Raises:
         ValueError: bad seats, undo policy or delay (plain message).
@@ -236,7 +253,8 @@ class GameView(widgets.VBox):
     def __init__(self, game, seats: Sequence = ("human", "human"), allow_undo: bool = True,
                  journal=None, lesson: str = "", *, undo: str | None = None, autoplay: bool = True,
                  delay_ms: int = DEFAULT_DELAY_MS, on_play_again: Callable | None = None,
-                 keep: bool = True):
+                 keep: bool = True, thinking: bool | str = False, predict: bool = False,
+                 hints: bool = False, hint_bot=None):
         if isinstance(game, Match):
             match = game
         else:
@@ -274,7 +292,14 @@ class GameView(widgets.VBox):
         self._shown_log = 0
         self.match: Match = match
         self._keep_games = bool(keep)
+        self.before_computer_move: list[Callable] = []
+        self.after_computer_move: list[Callable] = []
+        self.on_drawn: list[Callable] = []
         self._build()
+        from .thinking_pane import HintPane, ThinkingPane, hints_allowed
+
+        self.thinking = ThinkingPane(self, open=thinking == "open", predict=predict) if thinking else None
+        self.hint = HintPane(self, hint_bot) if hints and hints_allowed(True) else None
         self._attach(match)
 
     # -- the match ---------------------------------------------------------------------------
@@ -558,8 +583,19 @@ class GameView(widgets.VBox):
             if msg.get("v") is None:
                 self._say("It's your move, not the computer's.")
             return
-        self.match.step()
+        player = self.game.to_act
+        self._run_hooks(self.before_computer_move)
+        action = self.match.step()
+        self._run_hooks(self.after_computer_move, player, action)
         self._refresh(announce=True)
+
+    def _run_hooks(self, hooks: list, *args) -> None:
+        """Run pane hooks; a failing hook is logged and never stops the game."""
+        for hook in list(hooks):
+            try:
+                hook(self, *args)
+            except Exception:  # noqa: BLE001
+                log.exception("GameView hook %r failed", hook)
 
     def _on_undo(self, msg: dict | None = None) -> None:
         n = self.match.undo()
@@ -767,8 +803,12 @@ class GameView(widgets.VBox):
 
         self.buttons = {str(a): MoveButton(self, a, HINTS.get(a.kind, "")) for a in legal}
         highlight = []
-        for _, a in m.last_bot_moves[-3:]:
-            highlight += [x for x in (getattr(a, "card", None), getattr(a, "target", None)) if x]
+        for mover, a in m.last_bot_moves[-3:]:
+            kind = getattr(a, "kind", None)
+            if kind in _PUBLIC_KINDS:  # cards in play: anyone sees them
+                highlight += [x for x in (getattr(a, "card", None), getattr(a, "target", None)) if x]
+            elif kind == "train":  # face-down: light up the Training Set, never a card of that name
+                highlight.append(f"ts:{mover}")
         if m.covered():  # what the last player typed or was told may name their cards: clear it
             self.explain_text.value = ""
             self.explain_out.value = ""
@@ -805,6 +845,7 @@ class GameView(widgets.VBox):
                                if texts else "<i>Nothing has happened yet.</i>")
         self._draw_panes()
         self._offer_discuss()
+        self._run_hooks(self.on_drawn)
 
     def _draw_panes(self) -> None:
         """Draw the open panes (closed ones are drawn when they are opened)."""
@@ -856,15 +897,15 @@ class GameView(widgets.VBox):
     @staticmethod
     def _mask(text: str, mover: int | None, viewer: int | None) -> str:
         """An action text as ``viewer`` may read it: the opponent's face-down and secret picks hidden."""
+        low = text.lower()
+        if low == "mulligan":  # the words on screen for everyone, the mover too
+            return "new hand"
         if mover is not None and mover == viewer:
             return text
-        low = text.lower()
         if low.startswith("train "):
             return "train a card (face-down)"
         if low.startswith("choose ") and not _PUBLIC_CHOICE.match(low):
             return "choose (a secret choice)"
-        if low == "mulligan":
-            return "new hand (mulligan)"
         return text
 
 
@@ -883,6 +924,8 @@ class NewGamePanel(widgets.VBox):
         seed: the game's seed (None: a new shuffle each time).
         undo, autoplay, delay_ms: passed to :class:`GameView` (undo policy, the computer's
             turn played by itself, its pause between moves).
+        thinking, predict, hints, hint_bot: passed to :class:`GameView` (the "What was the
+            computer thinking?" pane, guessing its moves, the Hint pane).
 
     After Start the deck and name choices fold away (the table then fits a 1366x768 window);
     "New game" shows them again. "Play again" at the end of a game deals the same decks again.
@@ -901,7 +944,8 @@ class NewGamePanel(widgets.VBox):
 
     def __init__(self, seats: Sequence = ("human", "greedy"), journal=None, lesson: str = "",
                  allow_undo: bool = True, seed: int | None = None, *, undo: str | None = None,
-                 autoplay: bool = True, delay_ms: int = 500):
+                 autoplay: bool = True, delay_ms: int = 500, thinking: bool | str = False,
+                 predict: bool = False, hints: bool = False, hint_bot=None):
         super().__init__()
         self.add_class("tokens-new-game")
         from ..decks import starter_decks
@@ -910,6 +954,7 @@ class NewGamePanel(widgets.VBox):
         self.bots = [_make_bot(s, i) for i, s in enumerate(self.seats)]  # checks seats now
         self.journal, self.lesson, self.allow_undo, self.seed = journal, lesson, allow_undo, seed
         self.undo, self.autoplay, self.delay_ms = undo, autoplay, delay_ms
+        self.view_options = dict(thinking=thinking, predict=predict, hints=hints, hint_bot=hint_bot)
         self.decks = starter_decks()
         options = [(d.name, i) for i, d in enumerate(self.decks)]
         defaults = ("Player 1", "Player 2")
@@ -971,7 +1016,8 @@ class NewGamePanel(widgets.VBox):
         """Put ``match`` on the table: a new GameView the first time, then the same table."""
         if self.view is None:
             self.view = GameView(match, journal=self.journal, lesson=self.lesson, autoplay=self.autoplay,
-                                 delay_ms=self.delay_ms, on_play_again=self._play_again, keep=False)
+                                 delay_ms=self.delay_ms, on_play_again=self._play_again, keep=False,
+                                 **self.view_options)
             self.view.scroll_into_view = True
             self.view._refresh()
             self.view._push()

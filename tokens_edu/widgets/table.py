@@ -12,7 +12,9 @@ Two parts:
   and ``static/table.css``, shipped inside the package; no CDN). A student clicks a card to see
   its moves, clicks a move, and for a move that needs a target clicks the target card; Escape
   cancels. Every card and move is a real button with a label that reads the move, so Tab,
-  Enter and screen readers work, and "All my moves" lists every move as a button.
+  Enter and screen readers work, and "All my moves" lists every move as a button. For the
+  mouse and touch, a playable card also carries its moves as one-click buttons ("Task",
+  "Train", "Deploy"; "Audit…" then asks for the target card), so most moves are one click.
 
 The browser tells the kernel what was clicked with small messages (``{"type": "move", "text":
 ..., "v": version}``, ``"step"``, ``"undo"``, ``"pause"``, ``"speed"``, ``"reveal"``,
@@ -107,7 +109,7 @@ def move_label(action) -> str:
 def move_text_for_screen(action) -> str:
     """The words a student reads for a move: the action text, with "mulligan" said as "new hand"."""
     text = str(action)
-    return "new hand (mulligan)" if text == "mulligan" else text
+    return "new hand" if text == "mulligan" else text  # Action.parse reads "new hand" too
 
 
 def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Iterable = (),
@@ -121,7 +123,8 @@ def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Ite
         seat: the side drawn at the bottom (default: ``viewer``, else 0).
         moves: the viewer's moves to offer (Actions from ``legal_actions()``; empty when it is
             not their decision).
-        highlight: board labels to mark (the computer's last moves).
+        highlight: board labels to mark (the computer's last moves), and ``"ts:<p>"`` to mark
+            player p's Training Set (a face-down Train: never a card's name).
         prompt: the decision in progress as the viewer may read it (see
             :meth:`tokens_edu.match.Match.prompt`); never the other player's hidden prompt.
         names: the two names to show (default: the game's).
@@ -129,7 +132,7 @@ def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Ite
 
     Returns:
         dict: ``seat``, ``you``, ``sides`` (top first: ``p, name, you, tokens, hand, deck,
-        discard`` (faces: discard piles are public), ``ts_ready, ts_total, acting, turn``),
+        discard`` (faces: discard piles are public), ``ts_ready, ts_total, ts_hl, acting, turn``),
         ``board`` (``id, owner, face, cap, tru, flags, sideways, new, can_act, no_task,
         no_audit, lost, hl``), ``hand`` (the viewer's faces), ``moves`` (``t`` text, ``k``
         kind, ``c`` the card it uses: a board id or ``"hand:<name>"``, ``x`` the target board
@@ -172,6 +175,7 @@ def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Ite
             "discard": [card_face(c) for c in obs.discards[p]],
             "ts_ready": int(obs.data_ready[p]), "ts_total": int(obs.training_set[p]),
             "acting": (not obs.over) and obs.to_act == p, "turn": (not obs.over) and obs.active == p,
+            "ts_hl": f"ts:{p}" in hl,
         })
     if log_lines is None:
         log = game.log_for(viewer) if viewer in (0, 1) else game.log
@@ -200,7 +204,10 @@ class CardTable(anywidget.AnyWidget):
     CSS classes in the page (stable, for tests and teachers' stylesheets): ``tokens-table``
     (the whole table), ``tt-side-top`` / ``tt-side-bottom``, ``tt-board``, ``tt-hand``,
     ``tt-card`` (every card; ``data-id`` holds its board label or ``hand:<name>``),
-    ``tt-playable``, ``tt-target``, ``tt-sideways``, ``tt-hl``, ``tt-panel`` (the moves beside
+    ``tt-playable``, ``tt-target``, ``tt-sideways``, ``tt-hl``, ``tt-slot`` (a playable card
+    with its one-click buttons), ``tt-quick-btn`` and ``tt-quick-<kind>`` (those buttons; a
+    move without a choice has ``data-quick`` = the move, ``tt-quick-aim`` asks for a target,
+    ``tt-quick-more`` opens the card's moves), ``tt-panel`` (the moves beside
     the table), ``tokens-action`` (every move button; its text is the move), ``tt-movelist``,
     ``tokens-next``, ``tokens-undo``, ``tokens-pause``, ``tokens-reveal``, ``tokens-again``,
     ``tt-banner``, ``tt-cover``, ``tokens-status``, ``tokens-tick`` (hidden; the state's

@@ -6,6 +6,8 @@
 const esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => (
   { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+// The word on a card's one-click move button, per kind of move.
+const QUICK_WORDS = { task: "Task", audit: "Audit", train: "Train", deploy: "Deploy", use: "Use" };
 
 function faceStyle(palette, color) {
   const p = palette[color] || palette.black || {};
@@ -81,14 +83,47 @@ function render({ model, el }) {
     const badge = c.new && !c.can_act ? `<span class="tt-badge">new</span>` : "";
     const label = opts.label + (opts.playable ? ". Has moves: press Enter to see them." : "") +
       (opts.target ? ". Target: press Enter to choose it." : "");
-    return `<button class="${cls.join(" ")}" data-id="${esc(opts.id)}" aria-label="${esc(label)}" title="${esc(c.face.rules || c.face.name)}">` +
+    const button = `<button class="${cls.join(" ")}" data-id="${esc(opts.id)}" aria-label="${esc(label)}" title="${esc(c.face.rules || c.face.name)}">` +
       `${faceHtml(palette, c.face, false)}${flags}${badge}</button>`;
+    const quick = opts.playable && !ui.targeting ? quickHtml(st, opts.id) : "";
+    return quick ? `<span class="tt-slot${c.sideways ? " tt-slot-sideways" : ""}">${button}${quick}</span>` : button;
+  }
+
+  // One-click moves on a playable card: a verb whose move needs no choice plays at once
+  // ("Task", "Train", "Deploy"); a verb with targets asks for the target card ("Audit…").
+  // Other cases (several ways to pay) open the card's moves beside the table. The same moves
+  // stay on the card's own button (click, or Tab and Enter) and in "All my moves as a list";
+  // these quick buttons are for the mouse and touch only (tabindex -1: one Tab stop per card).
+  function quickGroups(st, id) {
+    const groups = new Map();
+    (st.moves || []).filter((m) => m.c === id).forEach((m) => {
+      if (!groups.has(m.k)) groups.set(m.k, []);
+      groups.get(m.k).push(m);
+    });
+    return groups;
+  }
+
+  function quickHtml(st, id) {
+    const out = [];
+    quickGroups(st, id).forEach((list, kind) => {
+      const word = QUICK_WORDS[kind] || list[0].label;
+      const cls = `tt-quick-btn tt-quick-${esc(kind)}`;
+      // a move with a detail to read first ("Deploy (Big Data: turn X sideways to pay)") is not one click
+      if (list.length === 1 && !list[0].x && !list[0].label.includes("(")) {
+        out.push(`<button class="${cls}" tabindex="-1" data-quick="${esc(list[0].t)}" title="${esc(list[0].screen + ": " + list[0].hint)}">${esc(word)}</button>`);
+      } else if (list.every((m) => m.x)) {
+        out.push(`<button class="${cls} tt-quick-aim" tabindex="-1" data-qaim="${esc(kind)}" data-card="${esc(id)}" title="${esc(word)}: then click the target card">${esc(word)}…</button>`);
+      } else {
+        out.push(`<button class="${cls} tt-quick-more" tabindex="-1" data-qmore="${esc(id)}" data-kind="${esc(kind)}" title="${esc(word)}: choose how">${esc(word)}…</button>`);
+      }
+    });
+    return out.length ? `<span class="tt-quick" aria-hidden="true">${out.join("")}</span>` : "";
   }
 
   function pileHtml(side, st, palette) {
     const backs = (n, cls) => `<span class="tt-back ${cls}" aria-hidden="true"></span>`.repeat(n);
     const ready = side.ts_ready, spent = Math.max(0, side.ts_total - side.ts_ready);
-    const ts = `<div class="tt-pile tt-ts" title="Training Set: ${ready} ready, ${spent} sideways" aria-label="Training Set: ${plural(side.ts_total, "card")}, ${ready} ready Data">` +
+    const ts = `<div class="tt-pile tt-ts${side.ts_hl ? " tt-hl" : ""}" title="Training Set: ${ready} ready, ${spent} sideways" aria-label="Training Set: ${plural(side.ts_total, "card")}, ${ready} ready Data">` +
       `<div class="tt-ts-cards">${backs(Math.min(ready, 8), "tt-mini")}${backs(Math.min(spent, 8), "tt-mini tt-spent")}</div>` +
       `<div class="tt-pile-label">Data ${ready} of ${side.ts_total}</div></div>`;
     const deck = `<div class="tt-pile tt-deck" aria-label="Deck: ${plural(side.deck, "card")}">` +
@@ -152,7 +187,7 @@ function render({ model, el }) {
       });
       out.push(`<button class="tt-read" data-read="${esc(face ? face.name : name)}">Read the whole card</button>`);
     } else if (moves.some((m) => m.c)) {
-      out.push(`<div class="tt-hint">Click a glowing card to see its moves.</div>`);
+      out.push(`<div class="tt-hint">Click a move on a glowing card. Click the card itself to see all its moves.</div>`);
     }
     if (!ui.targeting) loose.forEach((m) => out.push(moveButton(m, m.label === "Choose" ? m.screen : m.label, "tt-verb tt-loose")));
     const end = moves.find((m) => m.k === "end");
@@ -269,6 +304,25 @@ function render({ model, el }) {
     if (!b || !root.contains(b)) return;
     if (b.tagName === "SUMMARY") { ui.listOpen = !b.parentElement.open; return; }
     if (b.dataset.move) { sendMove(b.dataset.move); return; }
+    if (b.dataset.quick) { sendMove(b.dataset.quick); return; }
+    if (b.dataset.qaim) {
+      const id = b.dataset.card;
+      const list = (st.moves || []).filter((m) => m.c === id && m.k === b.dataset.qaim);
+      const face = findFace(st, id);
+      ui.selected = id;
+      ui.targeting = { verb: QUICK_WORDS[b.dataset.qaim] || b.dataset.qaim, name: face ? face.name : id, moves: list };
+      draw();
+      const first = root.querySelector(".tt-target"); // keeps the focus in the table: Escape cancels
+      if (first) first.focus({ preventScroll: true });
+      return;
+    }
+    if (b.dataset.qmore) {
+      ui.selected = b.dataset.qmore; ui.targeting = null; ui.showDiscard = null; draw();
+      const first = root.querySelector(`.tt-panel .tt-verb.tokens-action-${CSS.escape(b.dataset.kind || "")}`) ||
+        root.querySelector(".tt-panel .tt-verb");
+      if (first) first.focus({ preventScroll: true });
+      return;
+    }
     if (b.classList.contains("tt-aim")) {
       const list = (st.moves || []).filter((m) => m.c === ui.selected && m.label === b.dataset.verb);
       const face = findFace(st, ui.selected);

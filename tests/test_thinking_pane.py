@@ -273,6 +273,21 @@ def test_a_hint_asked_after_the_query_arrives_says_hints_are_off(monkeypatch):
     assert view.hint.button.layout.display == "none"
 
 
+def test_a_warm_kernel_hides_the_hint_once_its_pages_link_says_hints_off(monkeypatch):
+    """A preheated kernel builds the view before any page asks for it; when the page's query
+    arrives with hints=off, the next drawing of the table hides the Hint pane and its button."""
+    from tokens_edu import journal
+
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(journal, "_query_cache", None)
+    view = hint_view()
+    assert view.hint is not None and view.pane_buttons["hint"].layout.display != "none"
+    monkeypatch.setattr(journal, "_query_cache", "student=Ana&hints=off")  # the page came
+    view.buttons["train Sensor"].click()
+    assert view.pane_buttons["hint"].layout.display == "none" and not view.pane_open("hint")
+    assert view.hint.button.layout.display == "none"
+
+
 def test_new_game_panel_passes_the_thinking_options():
     panel = NewGamePanel(seats=("human", SearchBot(iterations=30, seed=1)), seed=4, autoplay=False,
                          thinking="open", predict=True, hints=True)

@@ -312,3 +312,30 @@ def test_hidden_rows_are_merged_and_told_apart_from_a_hidden_pick():
                                    "deploy a card from its hand"]
     assert out["games"].tolist() == [40, 40, 20] and out["share"].round(3).tolist() == [0.4, 0.4, 0.2]
     assert out["win_chance"].round(3).tolist() == [0.6, 0.45, 0.3] and out.attrs["measure"] == "win_chance"
+
+
+def test_serve_no_hints_turns_hints_off_for_the_whole_class(monkeypatch, tmp_path):
+    """``tokens-edu serve --no-hints``: the lessons' kernels get TOKENS_EDU_HINTS=off."""
+    import socket
+
+    from tokens_edu import cli
+
+    class Started(Exception):
+        pass
+
+    seen = {}
+
+    def fake_popen(cmd, env=None, **kw):
+        seen.update(env or {})
+        raise Started
+
+    monkeypatch.setenv("TOKENS_EDU_DB_URL", f"sqlite:///{tmp_path}/j.sqlite")  # no folder to watch
+    monkeypatch.setattr(cli.subprocess, "Popen", fake_popen)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for flags, want in ((["--no-hints"], "off"), ([], None)):
+        seen.clear()
+        with pytest.raises(Started):
+            cli.main(["serve", "--port", str(port), "--pool-size", "0", *flags])
+        assert seen.get("TOKENS_EDU_HINTS") == want

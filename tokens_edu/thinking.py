@@ -15,9 +15,20 @@ The table's columns:
   the move) and ``why`` (the feature that moved that guess most);
 - :class:`~tokens_edu.bots.RandomBot`: ``score`` is each move's chance of being picked.
 
-``df.attrs`` holds ``bot`` (its name), ``player`` (who decides), ``measure`` (the column
-that plots best), ``options`` (how many legal moves there were in all) and, for the search,
-``iterations``, ``worlds`` and ``seconds``.
+Rows: the chosen option first, then the others in the bot's order (the search: by share of
+thinking; the others: by score), at most :data:`MAX_OPTIONS` in all. These columns, their
+order and meaning are a stable API (the GameView thinking pane and Hint read them).
+
+``df.attrs`` holds ``bot`` (its name), ``player`` (who decides), ``for_player`` (who the table
+is for), ``measure`` (the column that plots best: ``win_chance``, ``score`` or ``value``),
+``options`` (how many legal moves there were in all) and, for the search, ``iterations``
+(imagined games), ``worlds`` (imagined deals) and ``seconds``. Plot it with
+``tokens_edu.plots.thinking(df)`` (bars, the pick on top), or
+``df.set_index("option")[df.attrs["measure"]].plot.barh()``.
+
+Ask before the move is played: the table explains the decision of the player to act now. (After
+a deploy, the card is on the board for all to see: a pane may then name the played move as
+the game's log does.)
 
 Hidden cards stay hidden: a table names only cards its player may see (their own hand, the
 board, discard piles, the cards of their own look at their deck), never what a bot imagined
@@ -53,7 +64,8 @@ def _tokens(n: int) -> str:
 
 def hidden_to_others(game, move: int) -> bool:
     """True when ``move`` (a legal move of the player to act) names a card the other player
-    may not see: a card from the hand (train, deploy), or a card of a secret choice (R22)."""
+    may not see: a card from the hand (train, deploy; a trained card stays face-down, R8), or
+    a card of a secret choice (a look at the deck, R22; a card to discard from the hand, R23)."""
     kind = move & 15
     if kind in (mv.TRAIN, mv.DEPLOY):
         return True

@@ -10,10 +10,10 @@ in a student's words. The tables come from ``bot.explain(game, for_player=viewer
 The **Hint** button asks a search bot (``SearchBot`` with a fixed number of imagined games,
 so it answers in a fraction of a second and the same way every time) which move it would make
 in the student's place, with the same bars. The teacher can turn hints off (see
-:func:`hints_allowed`): ``GameView(..., hints=False)`` in a lesson, ``TOKENS_EDU_HINTS=off``
-in the environment of the lesson server (``TOKENS_EDU_HINTS=off make serve``: for the whole
-class), or ``?hints=off`` in the lesson link the teacher hands out (it can only turn hints
-off, never on). With hints off there is no Hint button at all.
+:func:`hints_allowed`): ``GameView(..., hints=False)`` in a lesson; ``tokens-edu serve
+--no-hints`` for the whole class (it sets ``TOKENS_EDU_HINTS=off`` for the lessons' kernels);
+or ``?hints=off`` in the lesson link the teacher hands out (a link can only turn hints off,
+never on). With hints off there is no Hint button at all.
 
 Optionally (``predict=True``) the pane asks the student to guess the computer's next move
 (Task, Audit, Deploy, Train, Use a Tool, End its turn) before pressing "Next computer move",

@@ -207,6 +207,9 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
     from tokens_edu.widgets.table import HINTS  # what each move on the card table does
 
     texts |= set(HINTS.values())
+    from tokens_edu.widgets import thinking_pane  # the computer's thinking pane and the Hint
+
+    texts |= set(thinking_pane.MESSAGES.values())
     from tokens_edu.widgets.deck_check import EXAMPLE_DECK, DeckCheck
 
     deck_box = DeckCheck()

@@ -264,6 +264,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
                        help="folder for saved Discuss answers (sets TOKENS_EDU_DATA for the "
                             "lessons; default: TOKENS_EDU_DATA or the per-user data folder)")
+    serve.add_argument("--no-hints", action="store_true",
+                       help="turn off the Hint button in every lesson for this class (sets "
+                            "TOKENS_EDU_HINTS=off for the lessons; a page's link can also say "
+                            "&hints=off)")
     export = sub.add_parser(
         "export",
         help="write the saved Discuss answers to a CSV file for a spreadsheet",
@@ -589,6 +593,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageProblem(f"Port {args.port} is already in use (maybe tokens-edu is already "
                            f"running). Stop the other server, or pick another port with --port.")
     env = dict(os.environ)
+    if getattr(args, "no_hints", False):
+        env["TOKENS_EDU_HINTS"] = "off"  # read by the lessons' GameView (widgets.thinking_pane)
     data = None
     if args.data_dir is not None:
         data = args.data_dir.expanduser().resolve()

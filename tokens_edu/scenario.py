@@ -300,6 +300,8 @@ def check_seed(seed) -> int:
     if seed is None:
         return int.from_bytes(os.urandom(4), "big")
     if isinstance(seed, bool) or not isinstance(seed, int) or not -(2 ** 63) <= seed < 2 ** 63:
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            raise ScenarioError(f"The seed is too big: use a whole number between -{2 ** 63} and {2 ** 63 - 1}.")
         raise ScenarioError(f"The seed must be a whole number, not {seed!r:.40}.")
     return seed
 

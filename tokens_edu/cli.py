@@ -778,6 +778,10 @@ def main(argv: list[str] | None = None) -> int:
     except UsageProblem as e:
         print(f"tokens-edu: {e}", file=sys.stderr, flush=True)
         return 2
+    except BrokenPipeError:  # `tokens-edu ... | head` closed the pipe: stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout at exit
+        return 1
     parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse stops first
     return 2
 

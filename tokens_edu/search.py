@@ -167,12 +167,13 @@ class SearchBot(Bot):
             raise IllegalAction("The game is over: there is nothing left to choose.", "choose", "R25")
         player = game.to_act
         key = position_key(game, player)
-        if self.last is not None and self.last.key == key and self.last.extra.get("seed") == self.seed:
+        config = (self.seed, self.iterations, self.budget_ms, self.horizon)
+        if self.last is not None and self.last.key == key and self.last.extra.get("config") == config:
             return self.last
         moves = list(game.legal_moves())
         greedy = _ROLLOUT.choose_move(game)
         thinking = Thinking(player, key, moves, [0] * len(moves), [0.0] * len(moves), greedy, greedy=greedy,
-                            extra={"seed": self.seed})
+                            extra={"seed": self.seed, "config": config})
         if len(moves) > 1:
             self._search(game, thinking)
         self.last = thinking
@@ -221,7 +222,11 @@ class SearchBot(Bot):
                     if budget is None and used and time.perf_counter() >= deadline:
                         stopped = True  # out of time: the moves not played on this deal keep what they had
                         break
-                    t.value[i] += _rollout(world, moves[i], player, stop_turn)
+                    value = _rollout(world, moves[i], player, stop_turn, deadline if budget is None and used else None)
+                    if value is None:  # out of time in the middle of an imagined game: not counted
+                        stopped = True
+                        break
+                    t.value[i] += value
                     t.games[i] += 1
                     used += 1
                 k += 1
@@ -238,14 +243,20 @@ class SearchBot(Bot):
         t.seconds = time.perf_counter() - start
 
 
-def _rollout(world, move: int, player: int, stop_turn: int) -> float:
+def _rollout(world, move: int, player: int, stop_turn: int, deadline: float | None = None) -> float | None:
     """Play ``move`` in ``world``, then both sides' quick moves until ``stop_turn`` or the end;
     the result for ``player`` (1 win, 0 loss, 0.5 draw, else the guessed chance); then take
-    every move back, leaving ``world`` as it was."""
+    every move back, leaving ``world`` as it was. None when ``deadline`` (a
+    ``time.perf_counter()`` value) passes before the imagined game stops."""
     world.push(move)
     k = 1
     choose = _ROLLOUT.choose_move
+    clock = time.perf_counter
     while not world.over and world.turn < stop_turn:
+        if deadline is not None and clock() >= deadline:
+            for _ in range(k):
+                world.pop()
+            return None
         world.push(choose(world))
         k += 1
     if world.over:

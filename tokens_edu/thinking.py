@@ -282,7 +282,13 @@ def _learning_rows(bot, game):
 
 
 def _other_rows(bot, game):
-    chosen = bot.choose_move(game.copy())
+    """A student's own bot: its pick (by ``choose_move``, or ``choose`` when that is all it
+    has), score 1, the others 0."""
+    try:
+        chosen = bot.choose_move(game.copy())
+    except (AttributeError, NotImplementedError):
+        picked = str(bot.choose(game.copy()))
+        chosen = next((m for m in game.legal_moves() if str(game.action(m)) == picked), None)
     rows = [(m, {"option": str(game.action(m)), "chosen": m == chosen, "score": 1.0 if m == chosen else 0.0,
                  "reason": describe(game, m)}) for m in game.legal_moves()]
     return rows, {"bot": getattr(bot, "name", type(bot).__name__), "measure": "score"}

@@ -395,6 +395,7 @@ class HintPane:
         self.table = None
         self.seconds: list[float] = []
         self._for = None  # (game id, moves made) of the shown hint
+        self._query_checked = False  # the page's ?hints= read (a warm kernel learns it late)
         self.button = widgets.Button(description=MESSAGES["hint_button"], icon="lightbulb-o",
                                      tooltip="What would a search bot do in your place?",
                                      layout=widgets.Layout(width="auto"))
@@ -410,17 +411,39 @@ class HintPane:
         return (id(self.view.game), len(self.view.game.history))
 
     def _on_refresh(self, view) -> None:
+        if not self._query_checked:
+            from ..journal import query_known
+
+            if query_known():  # a warm kernel's page has come: its link may say hints=off
+                self._query_checked = True
+                if not hints_allowed(True):
+                    self._off(hide_pane=True)
+                    return
         if self._for is not None and self._for != self._key():
             self._for = None
             self.out.value = f"<i>{_esc(MESSAGES['hint_old'])}</i>"
+
+    def _off(self, hide_pane: bool) -> None:
+        """The teacher turned hints off (the page's link): no hint, no button."""
+        self.table = None
+        self.out.value = f"<i>{_esc(MESSAGES['hints_off'])}</i>"
+        self.button.layout.display = "none"
+        if hide_pane:  # not asked for yet: the Hint pane and its toggle go away
+            self.view._set_pane("hint", False)
+            self.view.pane_buttons["hint"].layout.display = "none"
 
     def _on_hint(self, _button=None) -> None:
         """Work out and show the hint for the student's decision now."""
         view = self.view
         started = time.perf_counter()
-        if not hints_allowed(True):  # the page's query is known now (a warm kernel)
-            self.out.value = f"<i>{_esc(MESSAGES['hints_off'])}</i>"
-            self.button.layout.display = "none"
+        try:
+            from ..journal import query_string
+
+            query = query_string()  # the page is open (it sent this click): its query is there
+        except Exception:  # noqa: BLE001 (no page: a notebook)
+            query = ""
+        if not hints_allowed(True, query=query):
+            self._off(hide_pane=False)
             return
         if view.game.over:
             self.out.value = f"<i>{_esc(MESSAGES['hint_over'])}</i>"

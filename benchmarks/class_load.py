@@ -208,10 +208,10 @@ class Server:
                 self.proc.wait()
 
 
-def cpu_split(pid: int) -> dict[str, float]:
-    """CPU seconds (user + system) used so far by the server (``serve`` and Voila) and by its
-    kernels, ``{"server": s, "kernels": s}``. Stopped kernels no longer count."""
-    out = {"server": 0.0, "kernels": 0.0}
+def cpu_split(pid: int) -> dict[int, tuple[str, float]]:
+    """CPU seconds (user + system) used so far by each process of the server: pid -> (kind,
+    seconds), kind ``"server"`` (``serve`` and Voila) or ``"kernels"``."""
+    out: dict[int, tuple[str, float]] = {}
     try:
         procs = [psutil.Process(pid)] + psutil.Process(pid).children(recursive=True)
     except psutil.Error:
@@ -219,10 +219,19 @@ def cpu_split(pid: int) -> dict[str, float]:
     for p in procs:
         try:
             kind = "kernels" if "ipykernel" in " ".join(p.cmdline()) else "server"
-            out[kind] += sum(p.cpu_times()[:2])
+            out[p.pid] = (kind, sum(p.cpu_times()[:2]))
         except psutil.Error:
             pass
     return out
+
+
+def cpu_used(before: dict, after: dict) -> dict[str, float]:
+    """CPU seconds used between two :func:`cpu_split` readings, by kind (processes that
+    stopped in between are left out: their last reading is unknown)."""
+    used = {"server": 0.0, "kernels": 0.0}
+    for pid, (kind, seconds) in after.items():
+        used[kind] += seconds - before.get(pid, (kind, 0.0))[1]
+    return used
 
 
 def open_pages_http(url: str, n: int, timeout: float) -> list[tuple[float, bool]]:
@@ -491,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
                 results = opener(url, n, 300)
                 cpu_after = cpu_split(server.proc.pid)
                 figures = None
-                cpu = {k: cpu_after[k] - cpu_before.get(k, 0.0) for k in cpu_after}
+                cpu = cpu_used(cpu_before, cpu_after)
             time.sleep(2)  # let the served kernels finish their last cells before measuring
             pss = {k.pid: pss_mib(k.pid) for k in kernels_of(server.proc.pid)}
         finally:
@@ -503,7 +512,8 @@ def main(argv: list[str] | None = None) -> int:
         print("Each page (s): " + ", ".join(f"{t:.1f}" if ok else "failed" for t, ok in results))
         print(f"CPU used while the pages loaded: server {cpu['server']:.2f} s, kernels "
               f"{cpu['kernels']:.2f} s (the part of the figures that a shared machine does not change;"
-              f" warm kernels starting meanwhile count too: --refill-delay keeps them out)")
+              f" warm kernels starting meanwhile count too, --refill-delay keeps them out; kernels"
+              f" stopped meanwhile do not)")
     print(f"Usable pages: {len(times)} of {len(results)}" + (f" ({failed} failed or without widgets)"
                                                               if failed else ""))
     ok = failed == 0 and bool(times)

@@ -212,6 +212,13 @@ def test_explain_for_the_other_player_never_names_a_hidden_card(seed):
             theirs = bot.explain(game, for_player=1 - thinker)
             assert len(theirs) == len(mine) and theirs["chosen"].tolist() == mine["chosen"].tolist()
             text = " ".join(str(v) for v in theirs.to_numpy().ravel())
+            hidden_rows = theirs["option"].isin(["train a card (face-down)", "deploy a card from its hand",
+                                                 "a secret choice"])
+            if bot.name == "Greedy":  # a score worked out from the card would tell the card (R8)
+                assert (theirs.loc[hidden_rows, "score"] % 100 == 0).all()
+            if bot.name == "Learning":
+                vals = theirs.loc[hidden_rows, "value"]
+                assert (vals.round(1) == vals).all()
             for name in names:
                 assert name not in text, (bot.name, name, text)
             if hand_moves and names:

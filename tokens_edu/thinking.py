@@ -34,12 +34,14 @@ Hidden cards stay hidden: a table names only cards its player may see (their own
 board, discard piles, the cards of their own look at their deck), never what a bot imagined
 about hidden cards. Asked ``for_player`` = the other player (the "What was the computer
 thinking?" pane), options that would name a card from the thinker's hand or deck read "deploy
-a card from its hand", "train a card (face-down)" or "a secret choice", and their reasons say
-only what that player may know.
+a card from its hand", "train a card (face-down)" or "a secret choice", their reasons say
+only what that player may know, and their numbers are cut so they can't tell the card
+(GreedyBot's ``score``: its step, a multiple of 100; LearningBot's ``value``: one decimal).
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from .engine import moves as mv
@@ -138,7 +140,9 @@ def _name(text: str, prefix: str) -> str:
 
 def mask(game, move: int, row: dict) -> dict:
     """``row`` of an explanation as the other player may read it: a move that names a hidden
-    card gets a text that doesn't (see :func:`hidden_to_others`)."""
+    card gets a text that doesn't (see :func:`hidden_to_others`), and no number that would
+    tell the card: GreedyBot's score is cut to its step (a multiple of 100), LearningBot's
+    guess to one decimal."""
     if not hidden_to_others(game, move):
         return row
     kind = move & 15
@@ -149,6 +153,13 @@ def mask(game, move: int, row: dict) -> dict:
         row["option"], row["reason"] = "deploy a card from its hand", "A card from its hand, which you can't see."
     else:
         row["option"], row["reason"] = "a secret choice", "A choice about cards only it can see."
+    # A score worked out from the card's own facts would tell which card it is (a trained card
+    # stays face-down for good, R8): GreedyBot's score keeps only its step (the hundreds),
+    # LearningBot's guess one decimal. (The search's chances come from imagined games.)
+    if "rule" in row and isinstance(row.get("score"), (int, float)) and math.isfinite(row["score"]):
+        row["score"] = float(math.floor(row["score"] / 100) * 100)
+    if "value" in row and isinstance(row.get("value"), (int, float)):
+        row["value"] = row["score"] = round(float(row["value"]), 1)
     for key in ("why", "rule"):
         if key in row:
             row[key] = ""

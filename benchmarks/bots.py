@@ -14,12 +14,14 @@ Prints:
 The machine is shared while we develop: time-budget figures depend on the load (fewer imagined
 games fit in 300 ms on a busy machine). The load average is printed with each part.
 
-Measured 2026-12-01 on the shared 2-core machine (load average 15 to 400 from other work):
-speed (3 runs, 30-40 positions each): 3.2 decisions/s, 0.30/0.31/0.48 s per decision
-(min/median/max), median 98/136/206 imagined games per decision in the three runs.
-Strength (3 runs of 200 games, seeds 0, 1, 2): 82.0% / 83.5% / 84.5% (min/median/max; the
-95% intervals 76.1-86.7%, 77.7-88.0%, 78.8-88.9%); decisions over 0.5 s: 45, 42, 92 of about
-6,100 (max 0.9-1.7 s, when the machine's load was 250-400: the process waited for a core).
+Measured 2026-12-01 on the shared 2-core machine (load average 3 to 400 from other work):
+speed (4 runs, 30-60 positions each): 3.2 decisions/s; 0.30/0.30/0.51 s per decision
+(min/median/max of the last run); median imagined games per decision 98, 136, 206 (load
+16-74) and 780 (load 24, falling).
+Strength (4 runs of 200 games, seeds 0-3): 82.0% / 84.0% / 85.5% (min/median/max; 95%
+intervals 76.1-86.7%, 78.8-88.9%, 77.7-88.0%, 80.0-89.7%); decisions over 0.5 s: 45, 42, 92
+of about 6,100 at load 20-400 (max 0.9-1.7 s: the process waited for a core), 10 of 6,138 at
+load 2-4 (max 0.65 s).
 Learning (2 runs, 100 games each): 0% before, 17% and 27% after 120 s (3,480 and 6,580 games).
 
 Usage: python benchmarks/bots.py [--part speed strength learning] [--games 200] [--processes 2]

@@ -683,6 +683,9 @@ class Journal:
             log.info("Could not read the page's code.", exc_info=True)
             return
         if code:
+            if not self.roster_in_use:  # a ?code= link on a server with no class list: the name box stays
+                log.info("The page's code is ignored: this class has no class list.")
+                return
             try:
                 self.sign_in(code)
             except ValueError as e:

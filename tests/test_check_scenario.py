@@ -245,3 +245,20 @@ def test_console_script_runs_check_scenario(tmp_path):
     out = subprocess.run([str(exe), "check-scenario", str(bad)], capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 1 and "line 23" in out.stdout
+
+
+# -- files made to hurt: refused at once with a line number, never a traceback or a hang -----------
+@pytest.mark.parametrize("text, words", [
+    ("a: &a [*a]\n", "Anchors and aliases"),
+    ("x: " + "[" * 5000 + "]" * 5000 + "\n", "nested too deep"),
+    ("a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+     + "".join(f"{n}: &{n} [{', '.join(['*' + p] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi")),
+     "Anchors and aliases"),
+])
+def test_self_referring_deep_or_exploding_yaml_is_refused_plainly(tmp_path, text, words):
+    path = tmp_path / "odd.yaml"
+    path.write_text(text)
+    problems = check_scenario(path)
+    assert len(problems) == 1 and words in problems[0].message and problems[0].line == 1
+    with pytest.raises(ScenarioError, match=words):
+        Game.from_scenario(str(path))

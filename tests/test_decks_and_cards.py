@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tokens_edu import Card, Deck, DeckError, load_cards, starter_decks
+from tokens_edu import Card, Deck, DeckError, Game, load_cards, starter_decks
 from tokens_edu.cards import COLORS
 from tokens_edu.errors import CardDataError
 
@@ -143,3 +143,38 @@ def test_odd_inputs_to_the_card_and_deck_readers():
         load_cards()["Chatbto"]
     assert str(err.value) == "There is no card called 'Chatbto'. Did you mean Chatbot?"
     assert repr(Deck.from_names(["Chatbot"])) == "<Deck 'Deck': 1 card, green>"
+
+
+# -- what students and their computers really type (newcomer review) ------------------------------
+def test_deck_text_with_a_byte_order_mark_full_width_letters_and_counts_after_the_name():
+    deck = starter_decks()[0]
+    text = "\n".join(c.name for c in deck)
+    assert list(Deck.from_text("\ufeff" + text)) == list(deck)  # Windows editors' "UTF-8"
+    assert list(Deck.from_text(text.replace("Chatbot", "Ｃｈａｔｂｏｔ"))) == list(deck)
+    assert [c.name for c in Deck.from_text("Chatbot x2\nSensor ×2")] == ["Chatbot"] * 2 + ["Sensor"] * 2
+
+
+def test_deck_file_with_a_byte_order_mark_reads_and_a_latin1_file_says_so_plainly(tmp_path):
+    deck = starter_decks()[0]
+    good = tmp_path / "bom.txt"
+    good.write_bytes("\ufeff".encode() + "\n".join(c.name for c in deck).encode())
+    assert list(Deck.from_file(good)) == list(deck)
+    bad = tmp_path / "latin.txt"
+    bad.write_bytes("Chatbot\nCaf\xe9\n".encode("latin-1"))
+    with pytest.raises(DeckError, match="not a text file in UTF-8"):
+        Deck.from_file(bad)
+
+
+def test_deck_messages_read_as_sentences():
+    with pytest.raises(DeckError) as e:
+        Deck.from_text("Sensr")
+    assert str(e.value).endswith("Did you mean Sensor or Tensor?")  # not "?."
+    with pytest.raises(DeckError) as e:
+        Game.new(["Chatbot"], starter_decks()[0])
+    assert "1 card (at least 25)" in str(e.value)
+
+
+def test_a_seed_too_big_says_the_range():
+    decks = starter_decks()
+    with pytest.raises(ValueError, match="too big"):
+        Game.new(decks[0], decks[1], seed=2 ** 80)

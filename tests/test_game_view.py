@@ -311,6 +311,23 @@ def test_hot_seat_cover_hides_both_hands_and_prompts_until_the_right_player_reve
     assert "Sensor" not in tree_state(view)
 
 
+def test_hot_seat_cover_answers_no_move_from_the_hidden_hand(wire):
+    """A crafted move message under the cover (hot seat) is answered without reading the hand:
+    'train Neuron' (Ada holds it) and 'train Chatbot' (she does not) get the same words."""
+    game = Game.from_scenario(SECRET)
+    view = GameView(game, seats=("human", "human"))
+    assert view.viewer() is None
+    notes = []
+    for text in ("train Neuron", "deploy Sensor", "train Chatbot", "deploy Red Teaming"):
+        view.note = ""
+        view.table._on_page_msg(view.table, {"type": "move", "text": text}, [])
+        notes.append(view.note)
+    assert len(set(notes)) == 1 and notes[0] == "Show your cards first (the button on the table)."
+    assert game.history == ()
+    for secret in ("Sensor", "Neuron"):
+        assert secret not in tree_state(view)
+
+
 def test_hot_seat_look_prompt_is_neutral_for_the_covered_seat():
     sc = json.loads(json.dumps(SECRET))
     sc["players"][0]["tools"] = [{"card": "Tensor"}]

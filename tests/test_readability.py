@@ -204,6 +204,12 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
     gallery.search.value = "zzzz qqqq"
     texts.add(shown(gallery.message.value))
     texts |= set(predict.MESSAGES.values())
+    from tokens_edu.widgets.table import HINTS  # what each move on the card table does
+
+    texts |= set(HINTS.values())
+    from tokens_edu.widgets import thinking_pane  # the computer's thinking pane and the Hint
+
+    texts |= set(thinking_pane.MESSAGES.values())
     from tokens_edu.widgets.deck_check import EXAMPLE_DECK, DeckCheck
 
     deck_box = DeckCheck()
@@ -295,6 +301,11 @@ def test_messages_use_no_rule_numbers_or_undefined_words():
     game.apply("go first")
     texts |= {game.explain(t) for t in ("end turn", "dance", "train Chatbot", "go first")}
     assert Action.parse("new hand") == Action("mulligan")  # the words on screen work when typed
+    from tokens_edu.simulation import play_game
+
+    for seed in range(4):  # the log lines of whole games, as each player reads them
+        played = play_game("Green-Blue", "Black-Red", seed, bots=("greedy", "random"))
+        texts |= {t for p in (0, 1) for t in played.tables(p)["log"]["Text"]}
     words = re.compile(r"\b(" + "|".join(UNDEFINED_WORDS) + r")\b", re.I)
     problems = [t for t in texts if words.search(t) or re.search(r"\bR\d{1,2}\b", t)]
     assert not problems, problems

@@ -197,7 +197,7 @@ def _page_ok(page: Page, student: str) -> None:
 
 
 def test_start_line_says_how_many_students_and_stale_files_are_removed(server):
-    assert re.search(r"This computer can hold 3 students at once \(about \d+ MiB each", server.log)
+    assert re.search(r"Up to 3 students at once \(about \d+ MiB each", server.log)
     assert not server.stale.exists()  # the dead server's connection folder
     mine = [p for p in server.conn_root.glob("voila_*")]
     assert len(mine) == 1 and (mine[0] / "server.pid").read_text().strip()

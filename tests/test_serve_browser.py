@@ -222,3 +222,35 @@ def test_staying_on_the_page_keeps_it_working(server, browser):
         assert pg.locator(".tokens-lost-contact").count() == 0
     finally:
         context.close()
+
+
+def test_a_busy_kernel_is_not_called_lost(server, page):
+    """A kernel working for longer than the silence limit (a long cell, a computer player
+    thinking) cannot answer pings; its connection is up and it says it is busy, so the page
+    waits (up to 30 s) instead of telling the student to reload."""
+    import psutil
+    from jupyter_client import BlockingKernelClient
+
+    box = open_lesson(server, page, "bea")
+    kernel = kernel_of(page)
+    cmd = psutil.Process(server.kernels()[kernel]).cmdline()
+    client = BlockingKernelClient(connection_file=cmd[cmd.index("-f") + 1])
+    client.load_connection_file()
+    client.start_channels()
+    try:
+        client.execute("import time; time.sleep(12)")  # as a long cell would keep it busy
+        page.wait_for_function("() => [...window.__tokensEduContact.boxes][0].model.widget_manager"
+                               ".kernel.status === 'busy'", timeout=10_000)
+        t = time.monotonic()
+        while time.monotonic() - t < 9:  # longer than lost_ms (6 s): still no banner
+            assert page.locator(".tokens-lost-contact").count() == 0
+            time.sleep(0.5)
+        assert page.evaluate("() => Date.now() - window.__tokensEduContact.lastPong") > 6000
+    finally:
+        client.stop_channels()
+    box.locator(".tokens-discuss-answer textarea").fill("after the long cell")
+    box.locator("button.tokens-discuss-save").click()
+    status = box.locator(".tokens-discuss-status")
+    page.wait_for_function("el => el.textContent.includes('Saved')", arg=status.element_handle(),
+                           timeout=30_000)
+    assert page.locator(".tokens-lost-contact").count() == 0

@@ -319,3 +319,12 @@ def test_a_bot_the_other_processes_cannot_find_gets_plain_advice(monkeypatch):
                         functools.partial(cf.ProcessPoolExecutor, mp_context=multiprocessing.get_context("spawn")))
     with pytest.raises(ValueError, match="could not run in other processes.*processes=1"):
         simulate(GB, BR, 2, bots=(ghost, "greedy"), processes=2, turn_limit=3, progress=False)
+
+
+def test_first_player_advantage_warns_when_the_two_bots_differ():
+    """Greedy chooses to go first when it wins the roll, so greedy-vs-random games say more
+    about the bots than about the seat: the verdict says so (newcomer review)."""
+    mixed = simulate("Green-Blue", "Black-Red", 6, bots=("greedy", "random"), seed=1, processes=1, progress=False)
+    assert "different computer players (greedy and random)" in first_player_advantage(mixed)["verdict"]
+    same = simulate("Green-Blue", "Black-Red", 6, seed=1, processes=1, progress=False)
+    assert "Careful" not in first_player_advantage(same)["verdict"]

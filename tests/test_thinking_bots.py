@@ -212,6 +212,13 @@ def test_explain_for_the_other_player_never_names_a_hidden_card(seed):
             theirs = bot.explain(game, for_player=1 - thinker)
             assert len(theirs) == len(mine) and theirs["chosen"].tolist() == mine["chosen"].tolist()
             text = " ".join(str(v) for v in theirs.to_numpy().ravel())
+            hidden_rows = theirs["option"].isin(["train a card (face-down)", "deploy a card from its hand",
+                                                 "a secret choice"])
+            if bot.name == "Greedy":  # a score worked out from the card would tell the card (R8)
+                assert (theirs.loc[hidden_rows, "score"] % 100 == 0).all()
+            if bot.name == "Learning":
+                vals = theirs.loc[hidden_rows, "value"]
+                assert (vals.round(1) == vals).all()
             for name in names:
                 assert name not in text, (bot.name, name, text)
             if hand_moves and names:
@@ -370,3 +377,32 @@ def test_tournament_bad_input():
         tokens_edu.tournament({"G": "greedy", "X": "nobody"}, games=2, progress=False)
     with pytest.raises(ValueError, match="name"):
         tokens_edu.tournament({"G": "greedy", "": "random"}, games=2, progress=False)
+
+
+def test_learning_curve_plots_from_the_train_table():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from tokens_edu import plots
+
+    curve = tokens_edu.train(LearningBot(seed=3), "random", games=12, seed=1, progress=False)
+    ax = plots.win_rate(curve, window=4)
+    assert ax.get_title() == "Is it learning?" and "learning bot" in ax.get_ylabel()
+    y = ax.get_lines()[0].get_ydata()
+    assert len(y) == 12 and y[-1] == pytest.approx(curve["won"].iloc[-4:].mean())
+
+
+def test_a_students_own_bot_explains_its_pick():
+    from tokens_edu.bots import Bot
+
+    class Cautious(Bot):
+        name = "Cautious"
+
+        def choose(self, game):
+            return game.legal_actions()[-1]  # always the last option (often: end the turn)
+
+    game = next(positions(2, every=3))
+    table = Cautious().explain(game)
+    assert table["option"].iloc[0] == str(game.legal_actions()[-1]) and table["chosen"].iloc[0]
+    assert table["score"].iloc[0] == 1.0 and (table["score"].iloc[1:] == 0).all()
+    assert table.attrs["bot"] == "Cautious" and len(table) <= MAX_OPTIONS

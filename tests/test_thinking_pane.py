@@ -273,6 +273,21 @@ def test_a_hint_asked_after_the_query_arrives_says_hints_are_off(monkeypatch):
     assert view.hint.button.layout.display == "none"
 
 
+def test_a_warm_kernel_hides_the_hint_once_its_pages_link_says_hints_off(monkeypatch):
+    """A preheated kernel builds the view before any page asks for it; when the page's query
+    arrives with hints=off, the next drawing of the table hides the Hint pane and its button."""
+    from tokens_edu import journal
+
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(journal, "_query_cache", None)
+    view = hint_view()
+    assert view.hint is not None and view.pane_buttons["hint"].layout.display != "none"
+    monkeypatch.setattr(journal, "_query_cache", "student=Ana&hints=off")  # the page came
+    view.buttons["train Sensor"].click()
+    assert view.pane_buttons["hint"].layout.display == "none" and not view.pane_open("hint")
+    assert view.hint.button.layout.display == "none"
+
+
 def test_new_game_panel_passes_the_thinking_options():
     panel = NewGamePanel(seats=("human", SearchBot(iterations=30, seed=1)), seed=4, autoplay=False,
                          thinking="open", predict=True, hints=True)
@@ -312,3 +327,63 @@ def test_hidden_rows_are_merged_and_told_apart_from_a_hidden_pick():
                                    "deploy a card from its hand"]
     assert out["games"].tolist() == [40, 40, 20] and out["share"].round(3).tolist() == [0.4, 0.4, 0.2]
     assert out["win_chance"].round(3).tolist() == [0.6, 0.45, 0.3] and out.attrs["measure"] == "win_chance"
+
+
+def test_serve_no_hints_turns_hints_off_for_the_whole_class(monkeypatch, tmp_path):
+    """``tokens-edu serve --no-hints``: the lessons' kernels get TOKENS_EDU_HINTS=off."""
+    import socket
+
+    from tokens_edu import cli
+
+    class Started(Exception):
+        pass
+
+    seen = {}
+
+    def fake_popen(cmd, env=None, **kw):
+        seen.update(env or {})
+        raise Started
+
+    monkeypatch.setenv("TOKENS_EDU_DB_URL", f"sqlite:///{tmp_path}/j.sqlite")  # no folder to watch
+    monkeypatch.setattr(cli.subprocess, "Popen", fake_popen)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for flags, want in ((["--no-hints"], "off"), ([], None)):
+        seen.clear()
+        with pytest.raises(Started):
+            cli.main(["serve", "--port", str(port), "--pool-size", "0", *flags])
+        assert seen.get("TOKENS_EDU_HINTS") == want
+
+
+def test_a_whole_game_with_the_pane_and_hints_never_sends_a_hidden_card(wire):
+    """Lesson 7's set-up for a whole game (a small search budget to keep it quick): every
+    card of the computer's deck that reached the page had been shown on the table first."""
+    decks = starter_decks()
+    names = [{c.name for c in d} for d in decks]
+    mine, theirs = next((a, b) for a in range(len(decks)) for b in range(len(decks))
+                        if a != b and not names[a] & names[b])
+    game = Game.new(decks[mine], decks[theirs], seed=21, names=("Ada", "Computer"))
+    view = GameView(game, seats=("human", SearchBot(iterations=30, seed=4)), autoplay=False,
+                    thinking="open", predict=True, hints=True, hint_bot=SearchBot(iterations=20, seed=9))
+    computer = names[theirs]
+    # words of the page itself before any move (the "Why can't I?" box's example names a card)
+    public: set[str] = {n for n in computer if any(n in m for m in wire)}
+    seen = len(wire)
+    for _ in range(600):
+        if game.over:
+            break
+        if view.match.bot_to_act():
+            view.next_button.click()
+        else:
+            view.hint.button.click()
+            view.buttons[view.hint.table["option"].iloc[0]].click()
+        st = view.table.state
+        public |= {n for n in computer if n in json.dumps(st["board"]) or n in json.dumps(st["sides"])
+                   or any(n in line for line in st.get("log", []))}
+        sent = "\n".join(wire[seen:])
+        seen = len(wire)
+        for name in computer - public:
+            assert name not in sent, f"{name} from the computer's hand or deck reached the page"
+    assert game.over and len(view.thinking.tables) > 10 and len(view.hint.seconds) > 10
+    assert computer - public, "some of the computer's cards stayed hidden all game"

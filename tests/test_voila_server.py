@@ -240,3 +240,51 @@ def test_a_warm_kernel_keeps_a_game_from_its_first_move_not_before(monkeypatch, 
     from tokens_edu.saved_games import GameStore
 
     assert len(GameStore(url).games(student="ana")) == 1
+
+
+def test_page_templates_are_compiled_once_for_every_page(tmp_path):
+    """Each page makes its own exporter and Jinja environment; the compiled templates are shared
+    (profile: recompiling them was a quarter of the server's time when a class opened a lesson),
+    and a template whose file changed is compiled again."""
+    import jinja2
+
+    class Exporter:
+        def __init__(self, folder):
+            self.folder = folder
+
+        def _create_environment(self):
+            return jinja2.Environment(loader=jinja2.FileSystemLoader(str(self.folder)))
+
+    (tmp_path / "page.j2").write_text("Hello {{ name }}")
+    vs.share_template_bytecode(Exporter)
+    compiled = []
+    real_compile = jinja2.Environment.compile
+
+    def counting_compile(self, source, *args, **kwargs):
+        compiled.append(source)
+        return real_compile(self, source, *args, **kwargs)
+
+    jinja2.Environment.compile = counting_compile
+    try:
+        pages = [Exporter(tmp_path)._create_environment() for _ in range(3)]
+        assert len({id(env) for env in pages}) == 3  # each page keeps its own environment
+        assert [env.get_template("page.j2").render(name=n) for env, n in zip(pages, "abc")] == \
+            ["Hello a", "Hello b", "Hello c"]
+        assert len(compiled) == 1
+        (tmp_path / "page.j2").write_text("Hi {{ name }}!")
+        assert Exporter(tmp_path)._create_environment().get_template("page.j2").render(name="d") == "Hi d!"
+        assert len(compiled) == 2
+    finally:
+        jinja2.Environment.compile = real_compile
+
+
+def test_kernel_clients_ask_the_kernel_manager_not_the_heartbeat():
+    """HEARTBEAT_S may be long only because a client made by a kernel manager asks the manager
+    whether its kernel runs (jupyter_client), never the heartbeat thread."""
+    import inspect
+
+    from jupyter_client.client import KernelClient
+
+    source = inspect.getsource(KernelClient._async_is_alive)
+    assert source.index("self.parent._async_is_alive()") < source.index("_hb_channel.is_beating()")
+    assert vs.HEARTBEAT_S >= 10

@@ -9,6 +9,7 @@ System (no rules text) needs only a new record in the YAML file.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -46,7 +47,8 @@ _TYPOGRAPHIC = str.maketrans({
     "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u02bc": "'", "\u2032": "'", "\u00b4": "'",
     "`": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-",
-    "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": "",
+    "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": "", "\u200c": "", "\u200d": "",
+    "\u2060": "", "\ufeff": "",
 })
 _STRAY = " \t\r\n.,;:!?\"'()[]{}*_"
 
@@ -57,6 +59,8 @@ def plain_text(text: str) -> str:
 
     ``plain_text("“AI Isn’t  Magic.”") == "AI Isn't Magic"``
     """
+    if not text.isascii():  # full-width letters (Ｃｈａｔｂｏｔ) and other compatibility forms
+        text = unicodedata.normalize("NFKC", text)
     return " ".join(text.translate(_TYPOGRAPHIC).split()).strip(_STRAY)
 
 

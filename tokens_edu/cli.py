@@ -81,7 +81,8 @@ DEFAULT_REFILL_DELAY = 10
 #: to start and run a lesson on these 2-core machines, so this keeps up without piling up.
 START_STEP = 3
 #: The same when the server starts, while nobody is using it yet: 30 warm kernels for each of
-#: 9 lessons are ready in about 7 minutes instead of 14.
+#: 10 lessons are ready in about 8 minutes instead of 16 (measured: 8.3 minutes, 17.0 GiB PSS,
+#: with ``class_load.py --defaults`` on the shared 2-core machine).
 FIRST_STEP = 1.5
 HOST = "127.0.0.1"
 
@@ -221,8 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
             "about a second: without options, up to 30 per lesson as the free memory allows, "
             "and warm kernels of unused lessons give way to students when memory is short "
             f"(each uses about {KERNEL_MIB} MiB; at the start they start one every "
-            f"{FIRST_STEP} s, the lessons taking turns: 30 for each of 9 lessons are all ready "
-            "after about 7 minutes, a few per lesson after one). To start faster and use less "
+            f"{FIRST_STEP} s, the lessons taking turns: 30 for each of 10 lessons, about 17 GiB, "
+            "are all ready after about 8 minutes, a few per lesson after one). To start faster "
+            "and use less "
             "memory, warm only today's lesson: --preheat-only 03-task-and-audit (30 ready "
             "after about 45 seconds). "
             "At most --max-students pages hold a kernel at once (default: what the free "
@@ -264,6 +266,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
                        help="folder for saved Discuss answers (sets TOKENS_EDU_DATA for the "
                             "lessons; default: TOKENS_EDU_DATA or the per-user data folder)")
+    serve.add_argument("--no-hints", action="store_true",
+                       help="turn off the Hint button in every lesson for this class (sets "
+                            "TOKENS_EDU_HINTS=off for the lessons; a page's link can also say "
+                            "&hints=off)")
     export = sub.add_parser(
         "export",
         help="write the saved Discuss answers to a CSV file for a spreadsheet",
@@ -589,6 +595,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageProblem(f"Port {args.port} is already in use (maybe tokens-edu is already "
                            f"running). Stop the other server, or pick another port with --port.")
     env = dict(os.environ)
+    if getattr(args, "no_hints", False):
+        env["TOKENS_EDU_HINTS"] = "off"  # read by the lessons' GameView (widgets.thinking_pane)
     data = None
     if args.data_dir is not None:
         data = args.data_dir.expanduser().resolve()
@@ -642,8 +650,8 @@ def _serve(args: argparse.Namespace) -> int:
         warm = (f"{plan.pool_size} for each of {plan.lessons} lesson(s){which}{also}, all "
                 f"ready in about {max(1, round(plan.warm_minutes()))} minute(s)")
     print(f"Serving {len(names)} lesson(s) from {lessons}\n"
-          f"This computer can hold {plan.max_students} students at once (about {KERNEL_MIB} "
-          f"MiB each{free}).\n"
+          f"Up to {plan.max_students} student{'s' if plan.max_students != 1 else ''} at once (about "
+          f"{KERNEL_MIB} MiB each{free}).\n"
           f"Warm kernels: {warm}.\n"
           f"Answers are saved in {answers}.\n"
           f"Open {url} in a browser. {begin}Press Ctrl-C to stop.", flush=True)
@@ -714,18 +722,23 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     """``tokens-edu export FILE [--lesson L] [--student S]``: the answers as a safe CSV file."""
-    from .journal import Journal, JournalUnavailable
+    from .journal import Journal, JournalUnavailable, data_folder
 
-    if args.data_dir is not None:
-        data = args.data_dir.expanduser().resolve()
+    url = None
+    if args.data_dir is not None or not os.environ.get("TOKENS_EDU_DB_URL", "").strip():
+        # A file database: look before opening it (opening would create an empty one).
+        data = (args.data_dir if args.data_dir is not None else data_folder()).expanduser().resolve()
         if not data.is_dir():
+            if args.data_dir is None:
+                raise UsageProblem(f"There are no saved answers yet (no data folder at {data}).")
             raise UsageProblem(f"There is no data folder at {data}. Give the folder that "
                                "serve --data-dir used.")
-        url = f"sqlite:///{data / 'journal.sqlite'}"
-        if not (data / "journal.sqlite").exists():
-            raise UsageProblem(f"There are no saved answers in {data} (no journal.sqlite).")
-    else:
-        url = None
+        db = data / "journal.sqlite"
+        if not db.exists() or not _has_answers_table(db):
+            raise UsageProblem(f"There are no saved answers in {data} yet.")
+        url = f"sqlite:///{db}"
+    if args.lesson:  # lesson names are kept without ".ipynb"; accept both
+        args.lesson = [name.removesuffix(".ipynb") for name in args.lesson]
     try:
         journal = Journal(url, read_only=True)
         to_stdout = str(args.file) == "-"
@@ -734,15 +747,29 @@ def _export(args: argparse.Namespace) -> int:
                                    students=args.student or None)
     except (ValueError, JournalUnavailable) as e:
         raise UsageProblem(str(e)) from None
+    what = []
+    if args.lesson:
+        what.append("lesson " + ", ".join(args.lesson))
+    if args.student:
+        what.append("student " + ", ".join(args.student))
     if not to_stdout:
-        what = []
-        if args.lesson:
-            what.append("lesson " + ", ".join(args.lesson))
-        if args.student:
-            what.append("student " + ", ".join(args.student))
         print(f"Wrote {count} answer{'s' if count != 1 else ''}"
               f"{' (' + '; '.join(what) + ')' if what else ''} to {args.file}.", flush=True)
+    elif count == 0 and what:
+        print(f"tokens-edu: no saved answers match {'; '.join(what)}. Check the spelling "
+              "(tokens-edu export - lists everything).", file=sys.stderr, flush=True)
     return 0
+
+
+def _has_answers_table(db) -> bool:
+    """Whether the SQLite file ``db`` has the journal's answers table (read-only look)."""
+    import sqlite3
+
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+            return con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='answers'").fetchone() is not None
+    except sqlite3.Error:
+        return True  # let the journal say what is wrong with the file
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -770,6 +797,10 @@ def main(argv: list[str] | None = None) -> int:
     except UsageProblem as e:
         print(f"tokens-edu: {e}", file=sys.stderr, flush=True)
         return 2
+    except BrokenPipeError:  # `tokens-edu ... | head` closed the pipe: stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout at exit
+        return 1
     parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse stops first
     return 2
 

@@ -23,6 +23,8 @@ MAX_COPIES = 2  # R1
 MAX_COLORS = 2  # R1
 _MAX_CARDS = 500  # a deck bigger than this is a typo, not a deck
 _LINE = re.compile(r"^\s*(?:(\d+)\s*[xX×]?\s+)?(.+?)\s*$")
+#: A count written after the name: "Chatbot x2", "Chatbot ×2" (no card name ends that way).
+_LINE_AFTER = re.compile(r"^\s*(.+?)\s+[xX×]\s*(\d+)\s*$")
 
 
 def _plural(n: int, word: str) -> str:
@@ -90,7 +92,8 @@ class Deck(Sequence):
                 continue
             cards.extend([card] * count)
         if problems:
-            raise DeckError("This deck cannot be read: " + "; ".join(problems) + ".", problems)
+            text = "; ".join(problems)
+            raise DeckError(f"This deck cannot be read: {text}{'' if text.endswith('?') else '.'}", problems)
         return cls(cards, name=name)
 
     @classmethod
@@ -122,7 +125,10 @@ class Deck(Sequence):
         """
         try:
             p = Path(path)
-            text = p.read_text(encoding="utf-8")
+            text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows "UTF-8") is dropped
+        except UnicodeDecodeError:
+            raise DeckError(f"Cannot read the deck file {str(path)!r}: it is not a text file in UTF-8. "
+                            "Save it as plain text (UTF-8) and try again.") from None
         except (OSError, TypeError, ValueError) as e:
             raise DeckError(f"Cannot read the deck file {path!r}: {getattr(e, 'strerror', None) or e}.") from None
         name = p.stem
@@ -157,7 +163,7 @@ class Deck(Sequence):
         out = []
         n = len(self._cards)
         if n < MIN_DECK_SIZE:
-            out.append(f"{n} cards (at least {MIN_DECK_SIZE})")
+            out.append(f"{_plural(n, 'card')} (at least {MIN_DECK_SIZE})")
         for card_name, k in Counter(c.name for c in self._cards).items():
             if k > MAX_COPIES:
                 out.append(f"{k} copies of {card_name} (at most {MAX_COPIES})")
@@ -223,7 +229,7 @@ class Deck(Sequence):
 def deck_problems_text(size: int, problems: list[str]) -> str:
     """The problems of a deck of ``size`` cards as one phrase: "26 cards, but 3 copies of
     Chatbot (at most 2) and 3 colors (green, blue, red; at most 2)" (R1)."""
-    head = f"{size} cards"
+    head = _plural(size, "card")
     rest = [p for p in problems if not p.startswith(head)]
     if len(rest) < len(problems):  # too small: that is said first, as it is
         return _join(problems)
@@ -235,6 +241,12 @@ def _join(parts: list[str]) -> str:
 
 
 def _split_count(entry: str) -> tuple[int | None, str]:
+    after = _LINE_AFTER.match(entry)
+    if after is not None:
+        name, digits = after.group(1), after.group(2)
+        if len(digits) > 3 or int(digits) > _MAX_CARDS:
+            return None, name
+        return int(digits), name
     m = _LINE.match(entry)
     if not m or m.group(1) is None:
         return 1, entry.strip()

@@ -344,7 +344,7 @@ def train(bot: LearningBot, opponent="greedy", games: int = 200, seed: int = 0, 
         pandas.DataFrame, one row per game (the learning curve), columns
         :data:`TRAIN_COLUMNS`: ``game``, ``seat`` (0/1), ``opponent``, ``won`` (1, 0, or 0.5
         for a draw), ``win_rate`` (over the last ``window`` games), ``turns``, ``explore``.
-        Plot it with ``tokens_edu.plots.learning_curve(table)``.
+        Plot it with ``tokens_edu.plots.win_rate(table)`` (a learning curve).
 
     Raises:
         ValueError: ``bot`` is not a LearningBot; bad ``games``, ``seed``, ``explore`` or

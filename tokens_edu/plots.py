@@ -83,6 +83,8 @@ def _outcomes(data) -> tuple[list[float], str]:
     """(list of 1/0.5/0 per game, what it counts) from a simulate table or a list of results."""
     import pandas as pd
 
+    if isinstance(data, pd.DataFrame) and "won" in data.columns and "winner" not in data.columns:
+        return [float(v) for v in data["won"]], "learning bot"  # a tokens_edu.train table
     if isinstance(data, pd.DataFrame):
         if not {"first_player", "winner"} <= set(data.columns):
             raise ValueError("Give a table from simulate(...), or a list of wins (1) and losses (0).")
@@ -105,8 +107,9 @@ def win_rate(data, window: int | None = None, ax=None, confidence: float = 0.95,
 
     Args:
         data: a table from :func:`tokens_edu.simulate` (then: how often the first player wins,
-            a draw counting half), or a list of results in order (1 win, 0 loss, 0.5 draw),
-            such as a learning agent's games.
+            a draw counting half), a table from :func:`tokens_edu.train` (how often the
+            learning bot wins: a learning curve), or a list of results in order (1 win, 0 loss,
+            0.5 draw), such as a learning agent's games.
         window: None: the rate over all games so far (the band narrows as games add up).
             A number: the rate over the last ``window`` games (a learning curve).
         ax: a matplotlib Axes (None: a new figure). confidence: of the band (Wilson interval).
@@ -148,7 +151,7 @@ def win_rate(data, window: int | None = None, ax=None, confidence: float = 0.95,
     ax.yaxis.set_major_formatter(lambda v, _pos: f"{v:.0%}")
     ax.set_xlabel("Games played" if window is None else f"Games played (rate over the last {window})")
     ax.set_ylabel(ylabel or (f"How often the {who} wins" if who else "Win rate"))
-    ax.set_title(title or ("Does going first help?" if who else "Win rate"))
+    ax.set_title(title or {"first player": "Does going first help?", "learning bot": "Is it learning?"}.get(who, "Win rate"))
     ax.legend(loc="lower right", fontsize=9)
     return ax
 

@@ -51,7 +51,7 @@ from .engine.verbs import say
 from .errors import ScenarioError
 from .names import clean_name
 
-__all__ = ["build_scenario", "load_scenario", "ScenarioStart", "TRAINING_SET_FILLER", "check_names", "check_seed",
+__all__ = ["build_scenario", "load_scenario", "yaml_shape_problem", "ScenarioStart", "TRAINING_SET_FILLER", "check_names", "check_seed",
            "check_turn_limit"]
 
 #: The card that fills a Training Set given as counts (``{ready: 3, exerted: 1}``). It is face
@@ -61,6 +61,40 @@ _TOP = {"title", "seed", "active", "turn", "players", "first_player", "descripti
 _PLAYER = {"name", "tokens", "hand", "deck", "discard", "training_set", "trained_this_turn", "systems",
            "tools", "model_card_used"}
 _MAX_LIST = 200
+
+
+#: How deep lists and mappings may nest in a scenario file (a real one needs 4 or 5 levels).
+MAX_YAML_DEPTH = 20
+#: The largest scenario file read, in characters (a real one is a few hundred).
+MAX_YAML_CHARS = 200_000
+
+
+def yaml_shape_problem(text: str) -> tuple[int, str] | None:
+    """Why YAML ``text`` is not shaped like a scenario file at all, before it is loaded:
+    ``(line, message)``, or None when it may be loaded. Refused: anchors and aliases (``&a``,
+    ``*a``: a scenario never needs them, and they can make a tiny file expand without end or
+    refer to itself), nesting deeper than :data:`MAX_YAML_DEPTH`, text longer than
+    :data:`MAX_YAML_CHARS`. Reads the YAML's events only (nothing is built), so it is quick on
+    any input. YAML syntax errors are left to the loader, which names their line.
+    """
+    if len(text) > MAX_YAML_CHARS:
+        return 0, f"The file is too long for a scenario (over {MAX_YAML_CHARS:,} characters)."
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            line = event.start_mark.line + 1
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                return line, ("Anchors and aliases (& and *) are not used in scenario files: "
+                              "write each entry out in full.")
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    return line, f"Lists and mappings are nested too deep here (more than {MAX_YAML_DEPTH} levels)."
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return None
+    return None
 
 
 def load_scenario(source) -> dict:
@@ -77,6 +111,10 @@ def load_scenario(source) -> dict:
             text = path.read_text(encoding="utf-8")
         except (OSError, ValueError) as e:
             raise ScenarioError(f"Cannot read the scenario file {str(source)[:80]!r}: {getattr(e, 'strerror', None) or e}.") from None
+        shape = yaml_shape_problem(text)
+        if shape is not None:
+            line, message = shape
+            raise ScenarioError(f"The scenario file {path.name} cannot be used{f' (line {line})' if line else ''}: {message}")
         try:
             data = yaml.safe_load(text)
         except yaml.YAMLError as e:
@@ -300,6 +338,8 @@ def check_seed(seed) -> int:
     if seed is None:
         return int.from_bytes(os.urandom(4), "big")
     if isinstance(seed, bool) or not isinstance(seed, int) or not -(2 ** 63) <= seed < 2 ** 63:
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            raise ScenarioError(f"The seed is too big: use a whole number between -{2 ** 63} and {2 ** 63 - 1}.")
         raise ScenarioError(f"The seed must be a whole number, not {seed!r:.40}.")
     return seed
 

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import yaml
 
+from .scenario import yaml_shape_problem
+
 __all__ = ["Problem", "check_scenario", "check_scenario_text", "describe"]
 
 # The entries a System or a Tool may have (as in tokens_edu.scenario.build_scenario).
@@ -410,6 +412,9 @@ def check_scenario_text(text: str, name: str = "scenario") -> list[Problem]:
     problems: list[Problem] = []
     if not text.strip():
         return [Problem(0, f"{name} is empty. A scenario starts with title, seed, active, turn and players.")]
+    shape = yaml_shape_problem(text)
+    if shape is not None:
+        return [Problem(*shape)]
     try:
         loader = yaml.SafeLoader(text)
         try:

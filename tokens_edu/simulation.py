@@ -610,7 +610,8 @@ def first_player_advantage(games=None, *, deck0=None, deck1=None, n: int = 1000,
     Returns:
         pandas.Series: ``games``, ``first_wins``, ``second_wins``, ``draws``, ``win_rate``
         (the first player's, 0 to 1), ``low``, ``high`` (the interval), ``confidence``, and
-        ``verdict`` (one sentence for students).
+        ``verdict`` (one sentence for students; a second one warns when ``games`` came from two
+        different bots, whose skill then mixes with the seat: ``games.attrs["bots"]``).
 
     Raises:
         ValueError: ``games`` is not a simulate table; bad settings (as :func:`simulate`).
@@ -648,6 +649,12 @@ def first_player_advantage(games=None, *, deck0=None, deck1=None, n: int = 1000,
     else:
         verdict = (f"Going first wins {rate:.0%} of games. With {pct}% confidence the true rate is between "
                    f"{low:.0%} and {high:.0%}. That range holds 50%, so these games cannot tell: play more.")
+    bots_used = games.attrs.get("bots")
+    if total and isinstance(bots_used, (tuple, list)) and len(set(map(str, bots_used))) > 1:
+        # A bot that plays better (or always chooses to go first) wins more games going first.
+        verdict += (f" Careful: the two players were different computer players ({bots_used[0]} and "
+                    f"{bots_used[1]}), so this also measures which one plays better. Give both the "
+                    "same bot to test going first.")
     return pd.Series({"games": total, "first_wins": first, "second_wins": second, "draws": draws,
                       "win_rate": rate, "low": low, "high": high, "confidence": confidence,
                       "verdict": verdict}, name="first player")

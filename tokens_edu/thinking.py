@@ -15,20 +15,33 @@ The table's columns:
   the move) and ``why`` (the feature that moved that guess most);
 - :class:`~tokens_edu.bots.RandomBot`: ``score`` is each move's chance of being picked.
 
-``df.attrs`` holds ``bot`` (its name), ``player`` (who decides), ``measure`` (the column
-that plots best), ``options`` (how many legal moves there were in all) and, for the search,
-``iterations``, ``worlds`` and ``seconds``.
+Rows: the chosen option first, then the others in the bot's order (the search: by share of
+thinking; the others: by score), at most :data:`MAX_OPTIONS` in all. These columns, their
+order and meaning are a stable API (the GameView thinking pane and Hint read them).
+
+``df.attrs`` holds ``bot`` (its name), ``player`` (who decides), ``for_player`` (who the table
+is for), ``measure`` (the column that plots best: ``win_chance``, ``score`` or ``value``),
+``options`` (how many legal moves there were in all) and, for the search, ``iterations``
+(imagined games), ``worlds`` (imagined deals) and ``seconds``. Plot it with
+``tokens_edu.plots.thinking(df)`` (bars, the pick on top), or
+``df.set_index("option")[df.attrs["measure"]].plot.barh()``.
+
+Ask before the move is played: the table explains the decision of the player to act now. (After
+a deploy, the card is on the board for all to see: a pane may then name the played move as
+the game's log does.)
 
 Hidden cards stay hidden: a table names only cards its player may see (their own hand, the
 board, discard piles, the cards of their own look at their deck), never what a bot imagined
 about hidden cards. Asked ``for_player`` = the other player (the "What was the computer
 thinking?" pane), options that would name a card from the thinker's hand or deck read "deploy
-a card from its hand", "train a card (face-down)" or "a secret choice", and their reasons say
-only what that player may know.
+a card from its hand", "train a card (face-down)" or "a secret choice", their reasons say
+only what that player may know, and their numbers are cut so they can't tell the card
+(GreedyBot's ``score``: its step, a multiple of 100; LearningBot's ``value``: one decimal).
 """
 
 from __future__ import annotations
 
+import math
 import random
 
 from .engine import moves as mv
@@ -53,7 +66,8 @@ def _tokens(n: int) -> str:
 
 def hidden_to_others(game, move: int) -> bool:
     """True when ``move`` (a legal move of the player to act) names a card the other player
-    may not see: a card from the hand (train, deploy), or a card of a secret choice (R22)."""
+    may not see: a card from the hand (train, deploy; a trained card stays face-down, R8), or
+    a card of a secret choice (a look at the deck, R22; a card to discard from the hand, R23)."""
     kind = move & 15
     if kind in (mv.TRAIN, mv.DEPLOY):
         return True
@@ -126,7 +140,9 @@ def _name(text: str, prefix: str) -> str:
 
 def mask(game, move: int, row: dict) -> dict:
     """``row`` of an explanation as the other player may read it: a move that names a hidden
-    card gets a text that doesn't (see :func:`hidden_to_others`)."""
+    card gets a text that doesn't (see :func:`hidden_to_others`), and no number that would
+    tell the card: GreedyBot's score is cut to its step (a multiple of 100), LearningBot's
+    guess to one decimal."""
     if not hidden_to_others(game, move):
         return row
     kind = move & 15
@@ -137,6 +153,13 @@ def mask(game, move: int, row: dict) -> dict:
         row["option"], row["reason"] = "deploy a card from its hand", "A card from its hand, which you can't see."
     else:
         row["option"], row["reason"] = "a secret choice", "A choice about cards only it can see."
+    # A score worked out from the card's own facts would tell which card it is (a trained card
+    # stays face-down for good, R8): GreedyBot's score keeps only its step (the hundreds),
+    # LearningBot's guess one decimal. (The search's chances come from imagined games.)
+    if "rule" in row and isinstance(row.get("score"), (int, float)) and math.isfinite(row["score"]):
+        row["score"] = float(math.floor(row["score"] / 100) * 100)
+    if "value" in row and isinstance(row.get("value"), (int, float)):
+        row["value"] = row["score"] = round(float(row["value"]), 1)
     for key in ("why", "rule"):
         if key in row:
             row[key] = ""
@@ -270,7 +293,13 @@ def _learning_rows(bot, game):
 
 
 def _other_rows(bot, game):
-    chosen = bot.choose_move(game.copy())
+    """A student's own bot: its pick (by ``choose_move``, or ``choose`` when that is all it
+    has), score 1, the others 0."""
+    try:
+        chosen = bot.choose_move(game.copy())
+    except (AttributeError, NotImplementedError):
+        picked = str(bot.choose(game.copy()))
+        chosen = next((m for m in game.legal_moves() if str(game.action(m)) == picked), None)
     rows = [(m, {"option": str(game.action(m)), "chosen": m == chosen, "score": 1.0 if m == chosen else 0.0,
                  "reason": describe(game, m)}) for m in game.legal_moves()]
     return rows, {"bot": getattr(bot, "name", type(bot).__name__), "measure": "score"}

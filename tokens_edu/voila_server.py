@@ -43,9 +43,20 @@ contents manager trust                 Every page logged "Notebook ... is not tr
                                        JupyterLab notion; Voila runs the notebook either way).
 :class:`_DropKnownNoise`               jupyter_server asks Tornado 6.5+ for a websocket ping timeout
                                        longer than its interval; Tornado warns once per server.
+                                       After a restart, a WARNING per student clearing the old
+                                       server's login cookie.
 :meth:`TokensVoila.init_settings`      Connection files of a killed server stayed in the temp
                                        folder; each server now has its own folder, and folders of
                                        servers that are gone are removed at start.
+:func:`share_template_bytecode`        Each page makes a new exporter, so a new Jinja environment
+                                       that parsed and compiled every page template again (a
+                                       quarter of the server's time in a class opening a lesson at
+                                       once, profiled with py-spy). Compiled templates are now kept
+                                       in one in-memory cache (keyed by each template's source).
+:data:`HEARTBEAT_S`                    Every warm kernel's client pinged its kernel once a second
+                                       from a thread of its own (271 threads waking in the server
+                                       for 271 warm kernels); the answer is never read for a kernel
+                                       this server started (its process is asked instead).
 =====================================  =============================================================
 
 One more Voila workaround lives in the page, in the Discuss box's front end
@@ -74,7 +85,8 @@ from pathlib import Path
 
 import tornado.web
 
-__all__ = ["main", "DEFAULTS", "StartSchedule", "kernel_manager", "ServeState", "mem_available_mib"]
+__all__ = ["main", "DEFAULTS", "StartSchedule", "kernel_manager", "ServeState", "mem_available_mib",
+           "share_template_bytecode", "HEARTBEAT_S"]
 
 log = logging.getLogger("tokens-edu")
 
@@ -125,6 +137,56 @@ PAGE_FAILED_HTML = (
 )
 
 _page = contextvars.ContextVar("tokens_edu_page", default=None)
+
+
+#: Seconds between two heartbeat pings of a kernel client (``HBChannel.time_to_dead``, 1 s in
+#: jupyter_client 8). Clients made by this server's kernel manager ask the manager whether the
+#: kernel runs (``KernelClient._async_is_alive``), never the heartbeat, so the pings only cost
+#: CPU: a thread per warm kernel waking every second.
+HEARTBEAT_S = 30.0
+
+
+class _TemplateBytecode:
+    """A Jinja bytecode cache in memory, shared by every page's exporter (see
+    :func:`share_template_bytecode`). Keys hold each template's name and source checksum, so a
+    changed template file is compiled again."""
+
+    def __init__(self):
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+    def clear(self) -> None:
+        self._code.clear()
+
+
+def share_template_bytecode(exporter_class: type) -> None:
+    """Make every Jinja environment ``exporter_class`` creates use one shared bytecode cache.
+
+    Voila makes a ``VoilaExporter`` (and with it a Jinja environment) for every page, so each
+    page parsed and compiled the lab template's files again. Only compiled code is shared; each
+    page keeps its own environment, filters and globals.
+    """
+    import jinja2
+
+    if getattr(exporter_class, "_tokens_bytecode", None) is not None:
+        return
+    cache = type("TemplateBytecode", (_TemplateBytecode, jinja2.BytecodeCache), {})()
+    create = exporter_class._create_environment
+
+    def _create_environment(self):
+        environment = create(self)
+        environment.bytecode_cache = cache
+        return environment
+
+    exporter_class._create_environment = _create_environment
+    exporter_class._tokens_bytecode = cache
 
 
 def mem_available_mib() -> float | None:
@@ -820,6 +882,7 @@ def make_app_class(voila_app_module, state: ServeState) -> type:
                 pass
             for old in clean_stale_connection_dirs(folder.parent, keep=folder):
                 log.info("Removed connection files left by a stopped server: %s", old)
+            self.log.addFilter(_DropKnownNoise())  # the app's own logger (see _DropKnownNoise)
             settings = super().init_settings()
             cm = self.contents_manager
             # Trust is JupyterLab's idea (whether to show a notebook's HTML outputs); Voila runs
@@ -850,6 +913,9 @@ class _DropKnownNoise(logging.Filter):
         # the ping interval (30 s); Tornado warns at the first page and uses 30 s for its own
         # pings, while jupyter_server keeps its 90 s check. Nothing is wrong for the class.
         "cannot be longer than the websocket_ping_interval",
+        # After a restart every student's browser still holds the old server's login cookie;
+        # the server clears it and goes on (one WARNING per student, nothing to act on).
+        "Clearing invalid/expired login cookie",
     )
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -883,9 +949,14 @@ def main(settings: dict | str | None = None, argv: list[str] | None = None) -> i
         settings = json.loads(settings)
     STATE.settings = {**DEFAULTS, **(settings or {})}
     _quiet_logs()
+    import jupyter_client.channels
     import voila.app
+    import voila.exporter
     import voila.handler
     import voila.voila_kernel_manager as vkm
+
+    jupyter_client.channels.HBChannel.time_to_dead = HEARTBEAT_S
+    share_template_bytecode(voila.exporter.VoilaExporter)
 
     # traitlets warns that a {...} dict on the command line is old style, but it is the only
     # way to give nested values there.

@@ -544,6 +544,8 @@ class GameView(widgets.VBox):
                 note = "That move was already made."
             elif self.match.bot_to_act():
                 note = "Wait: the computer is playing its turn."
+            elif self.viewer() is None:  # hot seat, cover up: an explanation would read the hand
+                note = "Show your cards first (the button on the table)."
             else:
                 note = f"'{text}' is not offered any more. " + _plain(self.game.explain(text))
             if note not in self.note:

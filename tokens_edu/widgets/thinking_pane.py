@@ -10,10 +10,10 @@ in a student's words. The tables come from ``bot.explain(game, for_player=viewer
 The **Hint** button asks a search bot (``SearchBot`` with a fixed number of imagined games,
 so it answers in a fraction of a second and the same way every time) which move it would make
 in the student's place, with the same bars. The teacher can turn hints off (see
-:func:`hints_allowed`): ``GameView(..., hints=False)`` in a lesson, ``TOKENS_EDU_HINTS=off``
-in the environment of the lesson server (``TOKENS_EDU_HINTS=off make serve``: for the whole
-class), or ``?hints=off`` in the lesson link the teacher hands out (it can only turn hints
-off, never on). With hints off there is no Hint button at all.
+:func:`hints_allowed`): ``GameView(..., hints=False)`` in a lesson; ``tokens-edu serve
+--no-hints`` for the whole class (it sets ``TOKENS_EDU_HINTS=off`` for the lessons' kernels);
+or ``?hints=off`` in the lesson link the teacher hands out (a link can only turn hints off,
+never on). With hints off there is no Hint button at all.
 
 Optionally (``predict=True``) the pane asks the student to guess the computer's next move
 (Task, Audit, Deploy, Train, Use a Tool, End its turn) before pressing "Next computer move",
@@ -395,6 +395,7 @@ class HintPane:
         self.table = None
         self.seconds: list[float] = []
         self._for = None  # (game id, moves made) of the shown hint
+        self._query_checked = False  # the page's ?hints= read (a warm kernel learns it late)
         self.button = widgets.Button(description=MESSAGES["hint_button"], icon="lightbulb-o",
                                      tooltip="What would a search bot do in your place?",
                                      layout=widgets.Layout(width="auto"))
@@ -410,17 +411,39 @@ class HintPane:
         return (id(self.view.game), len(self.view.game.history))
 
     def _on_refresh(self, view) -> None:
+        if not self._query_checked:
+            from ..journal import query_known
+
+            if query_known():  # a warm kernel's page has come: its link may say hints=off
+                self._query_checked = True
+                if not hints_allowed(True):
+                    self._off(hide_pane=True)
+                    return
         if self._for is not None and self._for != self._key():
             self._for = None
             self.out.value = f"<i>{_esc(MESSAGES['hint_old'])}</i>"
+
+    def _off(self, hide_pane: bool) -> None:
+        """The teacher turned hints off (the page's link): no hint, no button."""
+        self.table = None
+        self.out.value = f"<i>{_esc(MESSAGES['hints_off'])}</i>"
+        self.button.layout.display = "none"
+        if hide_pane:  # not asked for yet: the Hint pane and its toggle go away
+            self.view._set_pane("hint", False)
+            self.view.pane_buttons["hint"].layout.display = "none"
 
     def _on_hint(self, _button=None) -> None:
         """Work out and show the hint for the student's decision now."""
         view = self.view
         started = time.perf_counter()
-        if not hints_allowed(True):  # the page's query is known now (a warm kernel)
-            self.out.value = f"<i>{_esc(MESSAGES['hints_off'])}</i>"
-            self.button.layout.display = "none"
+        try:
+            from ..journal import query_string
+
+            query = query_string()  # the page is open (it sent this click): its query is there
+        except Exception:  # noqa: BLE001 (no page: a notebook)
+            query = ""
+        if not hints_allowed(True, query=query):
+            self._off(hide_pane=False)
             return
         if view.game.over:
             self.out.value = f"<i>{_esc(MESSAGES['hint_over'])}</i>"

@@ -7,7 +7,8 @@
 // * Leaving the page with text that is not saved asks first.
 // * If the kernel or the server is gone, within a few seconds the page says "Lost contact with
 //   the lesson server..." (one banner for the page, and on every box), and Save says it did not
-//   save. When contact comes back, the banner goes.
+//   save. When contact comes back, the banner goes. A kernel that is busy working (its
+//   connection up) gets 30 s before its silence counts as lost.
 // Everything typed is shown as text (textContent), never as HTML. No outside requests.
 
 const LOST_TEXT = "Lost contact with the lesson server. Your text is still in the box: copy it, then reload.";
@@ -80,10 +81,23 @@ function contact() {
 
   c.pong = () => { c.lastPong = Date.now(); setLost(false); };
 
+  // A kernel that is working (a long cell, a computer player thinking) cannot answer pings
+  // until it is done: while its connection is up and it says it is busy, silence is allowed
+  // for BUSY_MS before the page calls contact lost (a server that stops closes the connection;
+  // a kernel that dies while idle stays "idle" and is caught after lost_ms as before).
+  const BUSY_MS = 30000;
+  function working() {
+    for (const b of c.boxes) {
+      const k = b.model.widget_manager && b.model.widget_manager.kernel;
+      return !!k && k.connectionStatus === "connected" && k.status === "busy";
+    }
+    return false;
+  }
+
   function tick() {
     const s = settings();
     if (document.visibilityState === "visible" && c.boxes.size) {
-      if (Date.now() - c.lastPong > s.lost) setLost(true);
+      if (Date.now() - c.lastPong > (working() ? Math.max(s.lost, BUSY_MS) : s.lost)) setLost(true);
       // one ping for the page: every box talks to the same kernel
       for (const b of c.boxes) {
         try { b.model.send({ type: "ping", n: ++c.n }); } catch (e) { /* the socket is gone */ }

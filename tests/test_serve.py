@@ -289,6 +289,16 @@ def test_odd_paths_are_a_404_with_one_short_log_line(server, path):
     assert len(new) <= 2 and not any("Traceback" in line for line in new), new
 
 
+def test_a_made_up_lesson_address_says_so_plainly_with_a_way_back(server):
+    try:
+        urllib.request.urlopen(server.url + "/voila/render/99-nope.ipynb?student=Ana", timeout=30)
+        raise AssertionError("a made-up lesson was served")
+    except urllib.error.HTTPError as e:
+        body = e.read().decode()
+        assert e.code == 404
+    assert "There is no page at this address" in body and "Go to the lesson list</a>" in body
+
+
 def test_template_and_theme_in_the_address_are_ignored(server):
     page = Page(server, "/voila/render/tiny.ipynb?student=tia&template=../../etc&theme=x")
     try:
@@ -301,6 +311,14 @@ def test_lesson_list_hides_the_scenarios_folder(server):
     with urllib.request.urlopen(server.url + "/voila/api/contents/", timeout=30) as r:
         names = [item["name"] for item in json.loads(r.read())["content"]]
     assert "tiny.ipynb" in names and "scenarios" not in names
+
+
+def test_lesson_list_asks_nothing_from_another_computer(server):
+    """Voila's lesson list linked Font Awesome from a CDN (newcomer review): offline schools."""
+    with urllib.request.urlopen(server.url + "/", timeout=30) as r:
+        html = r.read().decode()
+    assert "voila-tree-main" in html  # the list page itself (its list is drawn by its script)
+    assert not re.search(r'(?:href|src)\s*=\s*"(?:https?:)?//', html), html[:2000]
 
 
 def _unshare() -> list[str] | None:

@@ -596,10 +596,22 @@ class PlainErrors:
     def write_error(self, status_code: int, **kwargs) -> None:
         reason = {404: "Not found", 403: "Forbidden", 400: "Bad request",
                   503: "Busy"}.get(status_code, self._reason)
+        words = {404: "There is no page at this address. Check the link, or start again from the "
+                      "lesson list.",
+                 403: "This page is not open to you.",
+                 400: "This address is not one the lessons understand."}.get(status_code, "")
         self.set_header("Content-Type", "text/html; charset=UTF-8")
-        self.finish(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{status_code}"
-                    f"</title></head><body style='font-family: sans-serif'><h1>{status_code}: "
-                    f"{html.escape(reason)}</h1></body></html>")
+        self.finish(f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{status_code}"
+                    f"</title></head><body style='font-family: sans-serif; font-size: 20px; margin: 3em auto;"
+                    f" max-width: 34em; line-height: 1.5'><h1 style='font-size: 26px'>{status_code}: "
+                    f"{html.escape(reason)}</h1>{f'<p>{words}</p>' if words else ''}"
+                    f"<p><a href='{html.escape(self._home())}'>Go to the lesson list</a></p></body></html>")
+
+    def _home(self) -> str:
+        try:  # under JupyterHub the lessons live under the student's own prefix
+            return str(self.base_url or "/")
+        except Exception:  # noqa: BLE001 (an error page must not fail)
+            return "/"
 
     def log_exception(self, typ, value, tb) -> None:
         if isinstance(value, tornado.web.HTTPError):
@@ -733,7 +745,8 @@ def template_file_handler(base: type) -> type:
 
 
 def hiding_handler(base: type, state: ServeState | None = None) -> type:
-    """A tree or contents handler that answers 404 for hidden folders (``scenarios``)."""
+    """A tree or contents handler that answers 404 for hidden folders (``scenarios``), and
+    whose pages load nothing from another computer (:func:`local_only`)."""
     state = state or STATE
 
     class HidingHandler(base):
@@ -741,6 +754,9 @@ def hiding_handler(base: type, state: ServeState | None = None) -> type:
             if _hidden(path or "", state.settings["hidden"]):
                 raise tornado.web.HTTPError(404)
             return await super().get(path)
+
+        def render_template(self, name, **ns):  # the lesson list asks no other computer either
+            return local_only(super().render_template(name, **ns))
 
     return HidingHandler
 

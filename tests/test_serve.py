@@ -231,8 +231,17 @@ def test_past_the_cap_a_page_says_the_class_is_full_and_the_server_stays_up(serv
         late = Page(server, "/voila/render/tiny.ipynb?student=late")
         _page_ok(late, "late")
         pages.append(late)
+        # A student moving on (Back, a link) asks for the new page a moment before the old
+        # page's close frees its kernel: the new page waits for it, never "class is full".
+        import threading
+
+        leaving = pages[1]
+        threading.Timer(1.0, leaving.close).start()
+        moved = Page(server, "/voila/render/tiny.ipynb?student=s1")
+        _page_ok(moved, "s1")
+        pages.append(moved)
     finally:
-        for page in pages[1:]:
+        for page in pages[2:]:
             page.close()
     assert server.proc.poll() is None
     assert "The class is full (3 students)" in server.log  # the teacher is told, once

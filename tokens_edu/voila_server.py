@@ -129,6 +129,10 @@ def local_only(snippet: str) -> str:
     return _OUTSIDE.sub("", snippet) if "//" in snippet else snippet
 
 
+#: Seconds a page asked for at the class cap waits for a kernel to be freed before it is told
+#: the class is full (the student's own previous page is usually closing at that moment).
+FULL_GRACE_S = 3.0
+
 #: The end of a page whose rendering failed or took too long (its kernel is stopped).
 PAGE_FAILED_HTML = (
     '<div class="tokens-page-failed" role="alert" style="font-family: sans-serif; font-size: 18px;'
@@ -641,6 +645,13 @@ def page_handler(base: type, state: ServeState | None = None) -> type:
             if path and _hidden(path, state.settings["hidden"]):
                 raise tornado.web.HTTPError(404)
             why = state.is_full(path)
+            waited = 0.0
+            while why == "cap" and waited < FULL_GRACE_S:
+                # A student moving on (Back, a link, a typed address) asks for the new page a
+                # moment before their old page's close frees its kernel: give that a chance.
+                await asyncio.sleep(0.25)
+                waited += 0.25
+                why = state.is_full(path)
             if why:
                 state.full_count += 1
                 if state.full_count == 1 or state.full_count % 10 == 0:

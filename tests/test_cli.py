@@ -452,3 +452,23 @@ def test_other_pages_keep_one_warm_kernel_and_hidden_ones_none(tmp_path):
     assert config == {"default": {"pool_size": 30}, "teacher-guide.ipynb": {"pool_size": 1},
                       "scenarios/x.ipynb": {"pool_size": 0}}
     assert cli.is_lesson("03-lesson.ipynb") and not cli.is_lesson("teacher-guide.ipynb")
+
+
+def test_export_reads_without_creating_and_filters_like_a_teacher_types(answers_dir, tmp_path, monkeypatch, capsys):
+    """Newcomer review: export on a folder with no answers made an empty journal.sqlite and
+    printed an internal error; '--student ana' and '--lesson X.ipynb' matched nothing silently."""
+    monkeypatch.setenv("TOKENS_EDU_DATA", str(tmp_path / "new"))
+    assert cli.main(["export", "-"]) == 2
+    assert "no saved answers yet" in capsys.readouterr().err
+    assert not (tmp_path / "new").exists()
+    roster_only = tmp_path / "roster-only"
+    roster_only.mkdir()
+    assert cli.main(["roster", "add", "Ana", "--data-dir", str(roster_only)]) == 0
+    assert f"roster slips --data-dir {roster_only}" in capsys.readouterr().out
+    assert cli.main(["export", "-", "--data-dir", str(roster_only)]) == 2
+    assert "no saved answers in" in capsys.readouterr().err
+    assert cli.main(["export", "-", "--data-dir", str(answers_dir), "--student", "ana",
+                     "--lesson", "01-read-a-card.ipynb"]) == 0
+    assert "'=1+1" in capsys.readouterr().out
+    assert cli.main(["export", "-", "--data-dir", str(answers_dir), "--student", "Zed"]) == 0
+    assert "no saved answers match student Zed" in capsys.readouterr().err

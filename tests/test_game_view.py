@@ -376,6 +376,21 @@ def test_new_game_panel_escapes_names_and_starts_a_game():
     assert state(panel.view)["scroll"]  # a game started by a click comes into view
 
 
+def test_a_double_click_on_start_warns_only_until_the_game_goes_on():
+    """Newcomer review: a double click on Start left 'A game is still going...' on screen for
+    the whole game."""
+    panel = NewGamePanel(seats=("human", "greedy"), seed=5)
+    panel.start_button.click()
+    panel.start_button.click()
+    first = panel.view.game
+    assert "still going" in panel.note.value
+    match = panel.view.match
+    match.step() if match.bot_to_act() else match.play(match.legal_moves()[0])
+    assert "still going" not in panel.note.value
+    panel.start_button.click()  # a later Start still asks first
+    assert "still going" in panel.note.value and panel.view.game is first
+
+
 # -- the computer's turn ---------------------------------------------------------------------------
 @pytest.mark.parametrize("bot", [GreedyBot(), "greedy", "random", RandomBot(seed=4)])
 def test_next_makes_exactly_one_bot_move(bot):

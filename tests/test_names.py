@@ -41,3 +41,9 @@ def test_clean_names_hold_nothing_hidden_and_are_stable(text):
     assert not any(unicodedata.category(c) == "Cc" or c in INVISIBLE for c in name)
     assert name == name.strip() and "  " not in name
     assert clean_name(name) == name
+
+
+def test_a_curly_apostrophe_is_the_same_name_as_a_straight_one():
+    """A tablet types O’Brien, a laptop O'Brien: one student (newcomer review: the roster took
+    them as two)."""
+    assert clean_name("O\u2019Brien") == clean_name("O'Brien") == "O'Brien"

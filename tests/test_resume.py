@@ -126,6 +126,21 @@ def test_the_old_tab_is_told_when_a_new_tab_continues(data):
     assert GameStore().get(second.keeping.keeper.game_id).moves == 3
 
 
+def test_the_old_tab_is_told_at_its_first_move_after_a_new_tab_continues(data):
+    """Newcomer review: the old tab's next move looked saved; it is told as soon as that move's
+    save is refused, not one move later."""
+    first = panel()
+    first.start_button.click()
+    play(first, 3)
+    flush(first)
+    second = panel()
+    second.keeping.continue_button.click()
+    play(first, 1)
+    flush(first)
+    assert "another tab" in first.note.value
+    assert GameStore().get(second.keeping.keeper.game_id).moves == 3
+
+
 def test_hot_seat_resumes_behind_the_cover(data):
     first = panel(seats=("human", "human"), lesson="06-hot-seat")
     first.name_boxes[1].value = "Bo"

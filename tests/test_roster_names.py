@@ -179,3 +179,12 @@ def test_the_code_is_read_when_the_student_is_first_asked_for(env, codes):
     assert asked == []
     assert j.student == "Bo" and asked == [1]
     assert j.student == "Bo" and asked == [1]  # once
+
+
+def test_a_code_in_the_link_without_a_class_list_is_ignored(env):
+    """Newcomer review: '?student=Ana&code=XYZ' on a server with no roster said in red that the
+    code was not on the class list, with no box to type one; the name box now stays as usual."""
+    j = page(env, "student=Ana&code=XYZ123")
+    assert j.code_problem == "" and j.student is None
+    box = DiscussBox("Chatbot", j)
+    assert box.name_box is not None and box.name_box.value == "Ana" and box.code_box is None

@@ -197,7 +197,7 @@ def _page_ok(page: Page, student: str) -> None:
 
 
 def test_start_line_says_how_many_students_and_stale_files_are_removed(server):
-    assert re.search(r"This computer can hold 3 students at once \(about \d+ MiB each", server.log)
+    assert re.search(r"Up to 3 students at once \(about \d+ MiB each", server.log)
     assert not server.stale.exists()  # the dead server's connection folder
     mine = [p for p in server.conn_root.glob("voila_*")]
     assert len(mine) == 1 and (mine[0] / "server.pid").read_text().strip()
@@ -231,8 +231,17 @@ def test_past_the_cap_a_page_says_the_class_is_full_and_the_server_stays_up(serv
         late = Page(server, "/voila/render/tiny.ipynb?student=late")
         _page_ok(late, "late")
         pages.append(late)
+        # A student moving on (Back, a link) asks for the new page a moment before the old
+        # page's close frees its kernel: the new page waits for it, never "class is full".
+        import threading
+
+        leaving = pages[1]
+        threading.Timer(1.0, leaving.close).start()
+        moved = Page(server, "/voila/render/tiny.ipynb?student=s1")
+        _page_ok(moved, "s1")
+        pages.append(moved)
     finally:
-        for page in pages[1:]:
+        for page in pages[2:]:
             page.close()
     assert server.proc.poll() is None
     assert "The class is full (3 students)" in server.log  # the teacher is told, once
@@ -289,6 +298,16 @@ def test_odd_paths_are_a_404_with_one_short_log_line(server, path):
     assert len(new) <= 2 and not any("Traceback" in line for line in new), new
 
 
+def test_a_made_up_lesson_address_says_so_plainly_with_a_way_back(server):
+    try:
+        urllib.request.urlopen(server.url + "/voila/render/99-nope.ipynb?student=Ana", timeout=30)
+        raise AssertionError("a made-up lesson was served")
+    except urllib.error.HTTPError as e:
+        body = e.read().decode()
+        assert e.code == 404
+    assert "There is no page at this address" in body and "Go to the lesson list</a>" in body
+
+
 def test_template_and_theme_in_the_address_are_ignored(server):
     page = Page(server, "/voila/render/tiny.ipynb?student=tia&template=../../etc&theme=x")
     try:
@@ -301,6 +320,14 @@ def test_lesson_list_hides_the_scenarios_folder(server):
     with urllib.request.urlopen(server.url + "/voila/api/contents/", timeout=30) as r:
         names = [item["name"] for item in json.loads(r.read())["content"]]
     assert "tiny.ipynb" in names and "scenarios" not in names
+
+
+def test_lesson_list_asks_nothing_from_another_computer(server):
+    """Voila's lesson list linked Font Awesome from a CDN (newcomer review): offline schools."""
+    with urllib.request.urlopen(server.url + "/", timeout=30) as r:
+        html = r.read().decode()
+    assert "voila-tree-main" in html  # the list page itself (its list is drawn by its script)
+    assert not re.search(r'(?:href|src)\s*=\s*"(?:https?:)?//', html), html[:2000]
 
 
 def _unshare() -> list[str] | None:

@@ -286,7 +286,9 @@ def test_cli_simulate_bad_input_exits_2_with_a_plain_message(argv, words, capsys
 def test_cli_simulate_unwritable_csv(tmp_path, capsys):
     code = cli_main(["simulate", GB, BR, "-n", "1", "--processes", "1", "--turn-limit", "2", "--no-progress",
                      "--csv", str(tmp_path / "no" / "such" / "dir" / "g.csv")])
-    assert code == 2 and "cannot write" in capsys.readouterr().err
+    out = capsys.readouterr()
+    assert code == 2 and "cannot write" in out.err and "there is no folder" in out.err
+    assert out.out == ""  # said before any game is played (no summary printed)
 
 
 

@@ -650,8 +650,8 @@ def _serve(args: argparse.Namespace) -> int:
         warm = (f"{plan.pool_size} for each of {plan.lessons} lesson(s){which}{also}, all "
                 f"ready in about {max(1, round(plan.warm_minutes()))} minute(s)")
     print(f"Serving {len(names)} lesson(s) from {lessons}\n"
-          f"This computer can hold {plan.max_students} students at once (about {KERNEL_MIB} "
-          f"MiB each{free}).\n"
+          f"Up to {plan.max_students} student{'s' if plan.max_students != 1 else ''} at once (about "
+          f"{KERNEL_MIB} MiB each{free}).\n"
           f"Warm kernels: {warm}.\n"
           f"Answers are saved in {answers}.\n"
           f"Open {url} in a browser. {begin}Press Ctrl-C to stop.", flush=True)
@@ -722,18 +722,23 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     """``tokens-edu export FILE [--lesson L] [--student S]``: the answers as a safe CSV file."""
-    from .journal import Journal, JournalUnavailable
+    from .journal import Journal, JournalUnavailable, data_folder
 
-    if args.data_dir is not None:
-        data = args.data_dir.expanduser().resolve()
+    url = None
+    if args.data_dir is not None or not os.environ.get("TOKENS_EDU_DB_URL", "").strip():
+        # A file database: look before opening it (opening would create an empty one).
+        data = (args.data_dir if args.data_dir is not None else data_folder()).expanduser().resolve()
         if not data.is_dir():
+            if args.data_dir is None:
+                raise UsageProblem(f"There are no saved answers yet (no data folder at {data}).")
             raise UsageProblem(f"There is no data folder at {data}. Give the folder that "
                                "serve --data-dir used.")
-        url = f"sqlite:///{data / 'journal.sqlite'}"
-        if not (data / "journal.sqlite").exists():
-            raise UsageProblem(f"There are no saved answers in {data} (no journal.sqlite).")
-    else:
-        url = None
+        db = data / "journal.sqlite"
+        if not db.exists() or not _has_answers_table(db):
+            raise UsageProblem(f"There are no saved answers in {data} yet.")
+        url = f"sqlite:///{db}"
+    if args.lesson:  # lesson names are kept without ".ipynb"; accept both
+        args.lesson = [name.removesuffix(".ipynb") for name in args.lesson]
     try:
         journal = Journal(url, read_only=True)
         to_stdout = str(args.file) == "-"
@@ -742,15 +747,29 @@ def _export(args: argparse.Namespace) -> int:
                                    students=args.student or None)
     except (ValueError, JournalUnavailable) as e:
         raise UsageProblem(str(e)) from None
+    what = []
+    if args.lesson:
+        what.append("lesson " + ", ".join(args.lesson))
+    if args.student:
+        what.append("student " + ", ".join(args.student))
     if not to_stdout:
-        what = []
-        if args.lesson:
-            what.append("lesson " + ", ".join(args.lesson))
-        if args.student:
-            what.append("student " + ", ".join(args.student))
         print(f"Wrote {count} answer{'s' if count != 1 else ''}"
               f"{' (' + '; '.join(what) + ')' if what else ''} to {args.file}.", flush=True)
+    elif count == 0 and what:
+        print(f"tokens-edu: no saved answers match {'; '.join(what)}. Check the spelling "
+              "(tokens-edu export - lists everything).", file=sys.stderr, flush=True)
     return 0
+
+
+def _has_answers_table(db) -> bool:
+    """Whether the SQLite file ``db`` has the journal's answers table (read-only look)."""
+    import sqlite3
+
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+            return con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='answers'").fetchone() is not None
+    except sqlite3.Error:
+        return True  # let the journal say what is wrong with the file
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -683,6 +683,9 @@ class Journal:
             log.info("Could not read the page's code.", exc_info=True)
             return
         if code:
+            if not self.roster_in_use:  # a ?code= link on a server with no class list: the name box stays
+                log.info("The page's code is ignored: this class has no class list.")
+                return
             try:
                 self.sign_in(code)
             except ValueError as e:
@@ -1049,8 +1052,8 @@ class Journal:
                 q = q.where(sa.false())
         if lessons:
             q = q.where(answers_table.c.lesson.in_(list(lessons)))
-        if students:
-            q = q.where(answers_table.c.student.in_([clean_name(s) for s in students]))
+        if students:  # a teacher's filter: "ana" finds Ana
+            q = q.where(sa.func.lower(answers_table.c.student).in_([clean_name(s).lower() for s in students]))
         if since is not None:
             q = q.where(answers_table.c.saved_at > since)
         return q
@@ -1063,7 +1066,8 @@ class Journal:
             all_students: False (the default) gives only this student's rows (none when there is
                 no name yet); True gives everyone's (for the teacher).
             lessons: only these lessons' rows (None: every lesson).
-            students: only these students' rows (None: every student allowed above).
+            students: only these students' rows, in any case ("ana" finds Ana; None: every
+                student allowed above).
             since: only rows saved after this time (an aware datetime; for a live view).
 
         Returns:

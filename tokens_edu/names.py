@@ -44,6 +44,11 @@ INVISIBLE = frozenset(
 )
 
 
+# Tablets and phones type a curly apostrophe where a keyboard types a straight one: "O’Brien"
+# and "O'Brien" are one student.
+_APOSTROPHES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u02bc": "'", "\u201b": "'"})
+
+
 def clean_name(text: str) -> str:
     """``text`` without control, bidirectional-override and invisible characters (see module).
 
@@ -51,8 +56,9 @@ def clean_name(text: str) -> str:
         text: a name as typed (any length; may be empty).
 
     Returns:
-        str: the cleaned name in NFC form, inner runs of spaces (and removed line breaks or
-        tabs) as one space, no spaces at either end. May be ``""``.
+        str: the cleaned name in NFC form, curly apostrophes made straight (``O’Brien`` is
+        ``O'Brien``), inner runs of spaces (and removed line breaks or tabs) as one space, no
+        spaces at either end. May be ``""``.
 
     Raises:
         TypeError: ``text`` is not a str.
@@ -68,4 +74,4 @@ def clean_name(text: str) -> str:
                 kept.append(" ")
             continue
         kept.append(ch)
-    return " ".join(unicodedata.normalize("NFC", "".join(kept)).split())
+    return " ".join(unicodedata.normalize("NFC", "".join(kept)).translate(_APOSTROPHES).split())

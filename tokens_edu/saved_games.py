@@ -380,6 +380,8 @@ class GameKeeper:
     Attributes:
         problem: the plain message of the last failed save ("" when the last save worked).
         moved: True once another page took the game over (saving then stops).
+        on_problem: None, or a function called with :attr:`problem` as soon as a save fails
+            (from the writing thread), so a page can say so at once, not at the next move.
     """
 
     def __init__(self, store: GameStore, game_id: str, page: str, background: bool = True):
@@ -389,6 +391,7 @@ class GameKeeper:
         self.background = background
         self.problem = ""
         self.moved = False
+        self.on_problem = None
         self._pending: dict | None = None
         self._busy = False
         self._cv = threading.Condition()
@@ -428,17 +431,23 @@ class GameKeeper:
             self.store.save_position(self.game_id, position, self.page)
         except GameMoved as e:
             self.moved = True
-            self.problem = str(e)
-            return False
+            return self._failed(str(e))
         except ValueError as e:
-            self.problem = str(e)
-            return False
+            return self._failed(str(e))
         except Exception:  # noqa: BLE001
             log.exception("GameKeeper: saving %s failed", self.game_id)
-            self.problem = "Your game couldn't be saved just now. You can keep playing."
-            return False
+            return self._failed("Your game couldn't be saved just now. You can keep playing.")
         self.problem = ""
         return True
+
+    def _failed(self, problem: str) -> bool:
+        self.problem = problem
+        if self.on_problem is not None:
+            try:
+                self.on_problem(problem)
+            except Exception:  # noqa: BLE001 (telling the page must not stop the saving)
+                log.exception("GameKeeper: could not show a saving problem")
+        return False
 
     def _run(self) -> None:
         while True:

@@ -723,6 +723,14 @@ def simulate_command(args) -> int:
     """
     import sys
 
+    if args.csv is not None:  # say it before the games are played, not after
+        folder = args.csv.expanduser().resolve().parent
+        why = ("it is a folder" if args.csv.is_dir() else
+               f"there is no folder {folder}" if not folder.is_dir() else
+               "that folder is read-only" if not os.access(folder, os.W_OK) else "")
+        if why:
+            print(f"tokens-edu simulate: cannot write {args.csv}: {why}.", file=sys.stderr, flush=True)
+            return 2
     try:
         games = simulate(args.deck0, args.deck1, args.games, bots=tuple(args.bots), seed=args.seed,
                          processes=args.processes, turn_limit=args.turn_limit, progress=not args.no_progress)

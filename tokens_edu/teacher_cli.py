@@ -10,6 +10,7 @@ file, a bad option).
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
@@ -311,8 +312,9 @@ def run_roster(args: argparse.Namespace) -> int:
             added = r.add(names)
             for e in added:
                 print(f"{e.code}  {e.name}")
+            where = f" --data-dir {shlex.quote(str(args.data_dir))}" if args.data_dir is not None else ""
             print(f"Added {len(added)} student{'s' if len(added) != 1 else ''}. Print their slips "
-                  "with: tokens-edu roster slips --url http://THIS-COMPUTER:8866")
+                  f"with: tokens-edu roster slips{where} --url http://THIS-COMPUTER:8866")
         elif action == "list":
             entries = r.entries()
             for e in entries:

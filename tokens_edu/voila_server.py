@@ -129,6 +129,10 @@ def local_only(snippet: str) -> str:
     return _OUTSIDE.sub("", snippet) if "//" in snippet else snippet
 
 
+#: Seconds a page asked for at the class cap waits for a kernel to be freed before it is told
+#: the class is full (the student's own previous page is usually closing at that moment).
+FULL_GRACE_S = 3.0
+
 #: The end of a page whose rendering failed or took too long (its kernel is stopped).
 PAGE_FAILED_HTML = (
     '<div class="tokens-page-failed" role="alert" style="font-family: sans-serif; font-size: 18px;'
@@ -596,10 +600,22 @@ class PlainErrors:
     def write_error(self, status_code: int, **kwargs) -> None:
         reason = {404: "Not found", 403: "Forbidden", 400: "Bad request",
                   503: "Busy"}.get(status_code, self._reason)
+        words = {404: "There is no page at this address. Check the link, or start again from the "
+                      "lesson list.",
+                 403: "This page is not open to you.",
+                 400: "This address is not one the lessons understand."}.get(status_code, "")
         self.set_header("Content-Type", "text/html; charset=UTF-8")
-        self.finish(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{status_code}"
-                    f"</title></head><body style='font-family: sans-serif'><h1>{status_code}: "
-                    f"{html.escape(reason)}</h1></body></html>")
+        self.finish(f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{status_code}"
+                    f"</title></head><body style='font-family: sans-serif; font-size: 20px; margin: 3em auto;"
+                    f" max-width: 34em; line-height: 1.5'><h1 style='font-size: 26px'>{status_code}: "
+                    f"{html.escape(reason)}</h1>{f'<p>{words}</p>' if words else ''}"
+                    f"<p><a href='{html.escape(self._home())}'>Go to the lesson list</a></p></body></html>")
+
+    def _home(self) -> str:
+        try:  # under JupyterHub the lessons live under the student's own prefix
+            return str(self.base_url or "/")
+        except Exception:  # noqa: BLE001 (an error page must not fail)
+            return "/"
 
     def log_exception(self, typ, value, tb) -> None:
         if isinstance(value, tornado.web.HTTPError):
@@ -629,6 +645,13 @@ def page_handler(base: type, state: ServeState | None = None) -> type:
             if path and _hidden(path, state.settings["hidden"]):
                 raise tornado.web.HTTPError(404)
             why = state.is_full(path)
+            waited = 0.0
+            while why == "cap" and waited < FULL_GRACE_S:
+                # A student moving on (Back, a link, a typed address) asks for the new page a
+                # moment before their old page's close frees its kernel: give that a chance.
+                await asyncio.sleep(0.25)
+                waited += 0.25
+                why = state.is_full(path)
             if why:
                 state.full_count += 1
                 if state.full_count == 1 or state.full_count % 10 == 0:
@@ -733,7 +756,8 @@ def template_file_handler(base: type) -> type:
 
 
 def hiding_handler(base: type, state: ServeState | None = None) -> type:
-    """A tree or contents handler that answers 404 for hidden folders (``scenarios``)."""
+    """A tree or contents handler that answers 404 for hidden folders (``scenarios``), and
+    whose pages load nothing from another computer (:func:`local_only`)."""
     state = state or STATE
 
     class HidingHandler(base):
@@ -741,6 +765,9 @@ def hiding_handler(base: type, state: ServeState | None = None) -> type:
             if _hidden(path or "", state.settings["hidden"]):
                 raise tornado.web.HTTPError(404)
             return await super().get(path)
+
+        def render_template(self, name, **ns):  # the lesson list asks no other computer either
+            return local_only(super().render_template(name, **ns))
 
     return HidingHandler
 

@@ -1026,8 +1026,16 @@ class NewGamePanel(widgets.VBox):
             self.slot.children = [self.view]
         else:  # the same table, a new game on it (no new widgets to send)
             self.view.set_match(match)
+        match.on_move.append(self._game_goes_on)
         self.setup.layout.display = "none"
         self.new_button.layout.display = None
+
+    def _game_goes_on(self, *_) -> None:
+        """A move was made: a "Click Start again" warning (e.g. from a double click on Start)
+        is out of date, so it goes."""
+        if self._confirm:
+            self._confirm = False
+            self.note.value = ""
 
     def _on_new(self, _button=None) -> None:
         """New game: show the deck and name choices again (the game goes on until Start)."""

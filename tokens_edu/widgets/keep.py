@@ -200,6 +200,7 @@ class Keeping:
         from ..saved_games import GameKeeper
 
         keeper = GameKeeper(self.store, game_id, self.page)
+        keeper.on_problem = self._problem  # said as soon as a save fails (e.g. another tab took over)
         self.keeper = keeper
 
         def save(m, *_):

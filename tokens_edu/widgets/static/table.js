@@ -17,6 +17,28 @@ function faceStyle(palette, color) {
   return parts.join(";");
 }
 
+// A long word ("Abstraction") or a long name ("The Human Trainer") gets a smaller font, so the
+// name fits the card's two lines whole instead of breaking inside a word or losing a word.
+function nameFit(name) {
+  const text = String(name || "");
+  const longest = Math.max(0, ...text.split(/\s+/).map((w) => w.length));
+  if (longest > 11 || text.length > 22) return " tt-name-xs";
+  if (longest > 8 || text.length > 14) return " tt-name-s";
+  return "";
+}
+
+// Where a long word may break, with a hyphen shown (a soft hyphen): before a common ending
+// ("Abstrac-tion", "Account-ability"), else in its middle. Never inside a short word.
+const ENDINGS = ["ability", "ation", "tion", "ment", "ness", "ence", "ance", "ender", "vised", "ised", "ized", "ing", "ity"];
+function nameHtml(name) {
+  return String(name || "").split(" ").map((word) => {
+    if (word.length <= 8) return esc(word);
+    const end = ENDINGS.find((e) => word.toLowerCase().endsWith(e) && word.length - e.length >= 4);
+    const at = end ? word.length - end.length : Math.ceil(word.length / 2);
+    return esc(word.slice(0, at)) + "&shy;" + esc(word.slice(at));
+  }).join(" ");
+}
+
 function faceHtml(palette, f, small) {
   const pips = f.tokens ? "<i></i>".repeat(Math.min(f.tokens, 6)) : "";
   const kw = (f.keywords || []).concat(f.legacy ? ["Legacy"] : []);
@@ -24,7 +46,7 @@ function faceHtml(palette, f, small) {
   const stats = f.type === "System" ? `<span class="tt-stat">CAP ${esc(f.cap)}</span><span class="tt-stat">TRU ${esc(f.tru)}</span>` : "";
   return `<span class="tt-face tt-c-${esc(f.color)}${small ? " tt-small" : ""}" style="${faceStyle(palette, f.color)}">` +
     `<span class="tt-head"><span class="tt-cost${f.trainable ? " tt-diamond" : ""}"><b>${esc(f.cost)}</b></span>` +
-    `<span class="tt-name">${esc(f.name)}</span>${pips ? `<span class="tt-pips">${pips}</span>` : ""}</span>` +
+    `<span class="tt-name${nameFit(f.name)}">${nameHtml(f.name)}</span>${pips ? `<span class="tt-pips">${pips}</span>` : ""}</span>` +
     `<span class="tt-typebar">${esc(f.type)}${kw.length ? " · " + esc(kw.join(" · ")) : ""}</span>` +
     `<span class="tt-rules">${esc(rules)}</span>` +
     `<span class="tt-foot">${stats}</span></span>`;

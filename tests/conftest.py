@@ -16,3 +16,19 @@ def postgres():
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium (Debian's, driven by Playwright) for a whole test module; fails
+    when CI is set and Chromium is missing, skips elsewhere (``teacher_helpers.launch``).
+    A module that needs its server first asks for both (``def test(server, browser)``)."""
+    from playwright.sync_api import sync_playwright
+    from teacher_helpers import launch
+
+    with sync_playwright() as p:
+        b = launch(p)
+        try:
+            yield b
+        finally:
+            b.close()

@@ -17,49 +17,25 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
-import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
 
 import pytest
+from teacher_helpers import chromium_or_skip, free_port, only_loopback, tokens_edu_command
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("TOKENS_EDU_CHROMIUM", "/usr/bin/chromium")
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-dev-shm-usage"]
 LESSON = "05-play-the-computer.ipynb"
 MAX_CLICKS = 1500  # safety cap: a game against GreedyBot takes a few hundred clicks at most
 
 
-def chromium_or_skip() -> str:
-    """The Chromium path; skip locally when it is missing, fail in CI (env ``CI`` set)."""
-    if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
-        return CHROMIUM
-    message = f"Chromium is not at {CHROMIUM} (apt-get install -y chromium)."
-    if os.environ.get("CI"):
-        pytest.fail(message + " The browser test must run in CI.")
-    pytest.skip(message)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
-def tokens_edu_command() -> list[str]:
-    """How to run ``tokens-edu``: the console script next to this Python, else ``-m``."""
-    script = Path(sys.executable).with_name("tokens-edu")
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "import sys; from tokens_edu.cli import main; sys.exit(main())"]
 
 
 class Server:
@@ -120,17 +96,8 @@ def server(tmp_path_factory):
         srv.stop()
 
 
-def only_loopback(route) -> None:
-    """Abort every request that does not go to this machine."""
-    host = urlparse(route.request.url).hostname or ""
-    if host in ("127.0.0.1", "localhost", "::1"):
-        route.continue_()
-    else:
-        route.abort()
 
 
-def launch(playwright):
-    return playwright.chromium.launch(executable_path=chromium_or_skip(), args=LAUNCH_ARGS)
 
 
 VIEWPORT = {"width": 1366, "height": 768}
@@ -358,17 +325,6 @@ PAGES = [
     ("09-tools-targets-and-decks.ipynb", ".tokens-game", 5),
 ]
 
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.mark.parametrize("lesson,selector,count", PAGES, ids=[p[0] for p in PAGES])

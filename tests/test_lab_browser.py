@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from test_browser import VIEWPORT, chromium_or_skip, free_port, launch, only_loopback
+from teacher_helpers import chromium_or_skip, free_port, launch, only_loopback
+from test_browser import VIEWPORT
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "lessons" / "scenarios" / "03-task-exposes.yaml"

@@ -15,8 +15,7 @@ import re
 
 import pytest
 
-from teacher_helpers import (Proc, chromium_or_skip, clean_env, free_port, launch,
-                             only_loopback)
+from teacher_helpers import Proc, chromium_or_skip, clean_env, free_port, only_loopback
 
 LESSON = "01-read-a-card.ipynb"
 TOKEN = "browser-test-teacher-token"
@@ -45,17 +44,6 @@ def servers(tmp_path_factory):
         serve.stop()
         teacher.stop()
 
-
-@pytest.fixture(scope="module")
-def browser(servers):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def new_page(browser, **kwargs):

@@ -14,9 +14,9 @@ import statistics
 import time
 
 import pytest
-from test_browser import (VIEWPORT, Server, frame_texts, launch, only_loopback, student_and_computer_decks,
-                          table_states)
-from test_browser import chromium_or_skip as _chromium
+from teacher_helpers import chromium_or_skip as _chromium
+from teacher_helpers import only_loopback
+from test_browser import VIEWPORT, Server, frame_texts, student_and_computer_decks, table_states
 
 LESSON = "07-inside-the-computers-head.ipynb"
 PANE = ".tokens-game .tokens-pane-thinking"
@@ -35,17 +35,6 @@ def server(tmp_path_factory):
     finally:
         srv.stop()
 
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 # Whose move the table waits for: "me", "computer" (Next is offered), "over"; null while busy.

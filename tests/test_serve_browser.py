@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import time
 from pathlib import Path
@@ -24,23 +23,11 @@ from urllib.parse import urlparse
 
 import pytest
 
+from teacher_helpers import LAUNCH_ARGS, chromium_or_skip
 from test_serve import Serve
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = "01-read-a-card.ipynb"
-CHROMIUM = os.environ.get("TOKENS_EDU_CHROMIUM", "/usr/bin/chromium")
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-dev-shm-usage"]
-
-
-def chromium_or_skip() -> str:
-    """The Chromium path; skip locally when it is missing, fail in CI (env ``CI`` set)."""
-    if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
-        return CHROMIUM
-    message = f"Chromium is not at {CHROMIUM} (apt-get install -y chromium)."
-    if os.environ.get("CI"):
-        pytest.fail(message + " The browser tests must run in CI.")
-    pytest.skip(message)
 
 
 def only_loopback(route) -> None:

@@ -23,6 +23,7 @@ from tokens_edu.errors import IllegalAction  # noqa: E402
 from tokens_edu.learning import LearningBotFileError, TRAIN_COLUMNS  # noqa: E402
 from tokens_edu.thinking import COLUMNS, MAX_OPTIONS  # noqa: E402
 from tokens_edu.roundrobin import STANDINGS_COLUMNS, head_to_head  # noqa: E402
+from test_bots import shuffle_hidden  # noqa: E402
 
 DECKS = starter_decks()
 
@@ -41,21 +42,6 @@ def positions(seed: int, limit: int = 200, every: int = 1):
         game.push(bots[game.to_act].choose_move(game))
         n += 1
 
-
-def shuffle_hidden(game: Game, p: int, rng: random.Random) -> Game:
-    """A copy where what player p may not see is different: the opponent's hand swapped with
-    cards of their deck, and both decks in another order (same counts everywhere)."""
-    g = game.copy()
-    s = g._s
-    q = 1 - p
-    pool = s.hand[q] + s.deck[q]
-    rng.shuffle(pool)
-    s.hand[q][:] = pool[:len(s.hand[q])]
-    s.deck[q][:] = pool[len(s.hand[q]):]
-    rng.shuffle(s.deck[p])
-    rng.shuffle(s.deck[q])
-    g._forget()
-    return g
 
 
 # -- SearchBot --------------------------------------------------------------------------------------------

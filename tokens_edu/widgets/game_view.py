@@ -178,10 +178,12 @@ class Control:
 
     @property
     def shown(self) -> bool:
+        """Whether the page shows this control now."""
         return bool(self._shown())
 
     @property
     def disabled(self) -> bool:
+        """Whether the control is greyed out now (shown but not usable)."""
         return not self._enabled()
 
     def click(self) -> None:
@@ -310,18 +312,22 @@ class GameView(widgets.VBox):
 
     @property
     def bots(self) -> list:
+        """Each seat's computer player, or None for a person (``match.bots``)."""
         return self.match.bots
 
     @property
     def humans(self) -> list[int]:
+        """The seats (0/1) played by people (``match.humans``)."""
         return self.match.humans
 
     @property
     def hot_seat(self) -> bool:
+        """True when two people share this screen (a cover hides each hand in turn)."""
         return self.match.hot_seat
 
     @property
     def allow_undo(self) -> bool:
+        """True when this table offers Undo (its undo policy is not "off")."""
         return self.match.undo_policy != "off"
 
     def viewer(self) -> int | None:

@@ -129,20 +129,6 @@ class Capacity:
         return self.warm * step / 60
 
 
-def mem_available_mib() -> float | None:
-    """The memory this computer can still give out, in MiB (``MemAvailable`` on Linux), or None."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
-    except (ValueError, OSError, AttributeError):
-        return None
-
 
 def plan_capacity(lessons: int, pool_size: int | None = None, max_students: int | None = None,
                   free_mib: float | None = None, kernel_mib: float = KERNEL_MIB) -> Capacity:
@@ -160,13 +146,15 @@ def plan_capacity(lessons: int, pool_size: int | None = None, max_students: int 
         lessons: lessons that keep warm kernels (the start page counts).
         pool_size: warm kernels per lesson; None sizes it from memory; 0 turns them off.
         max_students: the cap on pages with a kernel; None: what memory holds.
-        free_mib: free memory in MiB; None reads it (:func:`mem_available_mib`).
+        free_mib: free memory in MiB; None reads it (:func:`tokens_edu.voila_server.mem_available_mib`).
         kernel_mib: memory per kernel in MiB (:data:`KERNEL_MIB`).
 
     Returns:
         Capacity: the plan (at least 1 student and, unless turned off, 1 warm kernel a lesson).
     """
     if free_mib is None:
+        from .voila_server import mem_available_mib  # one reading of free memory for both
+
         free_mib = mem_available_mib()
     memory = 8 * 1024 if free_mib is None else free_mib  # unknown: plan for a small laptop
     kernels = max(1, int((memory - RESERVE_MIB) // kernel_mib))

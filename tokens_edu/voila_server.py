@@ -194,7 +194,8 @@ def share_template_bytecode(exporter_class: type) -> None:
 
 
 def mem_available_mib() -> float | None:
-    """The memory the system can still give out, in MiB (Linux ``MemAvailable``), or None."""
+    """The memory the system can still give out, in MiB (Linux ``MemAvailable``; elsewhere the
+    free physical pages), or None when it cannot be read."""
     try:
         with open("/proc/meminfo") as f:
             for line in f:
@@ -202,7 +203,10 @@ def mem_available_mib() -> float | None:
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
-    return None
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (ValueError, OSError, AttributeError):
+        return None
 
 
 # --- shared state ---------------------------------------------------------------------------

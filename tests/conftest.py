@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 
@@ -32,3 +34,20 @@ def browser():
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture
+def wire(monkeypatch):
+    """Record everything widgets send to the browser (comm opens and state updates): a list
+    of JSON texts, one a message, for tests that check no hidden card is ever sent."""
+    import comm
+    from comm.base_comm import BaseComm
+
+    sent: list[str] = []
+
+    class WireComm(BaseComm):
+        def publish_msg(self, msg_type, data=None, metadata=None, buffers=None, **keys):
+            sent.append(json.dumps(data, default=str))
+
+    monkeypatch.setattr(comm, "create_comm", lambda **kw: WireComm(**kw))
+    return sent

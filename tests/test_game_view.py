@@ -11,10 +11,8 @@ import json
 import logging
 from pathlib import Path
 
-import comm
 import ipywidgets as widgets
 import pytest
-from comm.base_comm import BaseComm
 
 from tokens_edu import Game, starter_decks
 from tokens_edu.bots import GreedyBot, RandomBot
@@ -55,23 +53,6 @@ def tree(widget) -> list:
 def tree_state(view) -> str:
     """Every widget state in the view's tree, as one JSON text (what the page is sent)."""
     return "\n".join(json.dumps(w.get_state(), default=str) for w in tree(view))
-
-
-class WireComm(BaseComm):
-    """A comm that records every message a widget sends toward the page."""
-
-    wire: list[str] = []
-
-    def publish_msg(self, msg_type, data=None, metadata=None, buffers=None, **keys):
-        WireComm.wire.append(json.dumps(data, default=str))
-
-
-@pytest.fixture
-def wire(monkeypatch):
-    """Record everything widgets send to the browser (comm opens and state updates)."""
-    WireComm.wire = []
-    monkeypatch.setattr(comm, "create_comm", lambda **kw: WireComm(**kw))
-    return WireComm.wire
 
 
 class FirstBot:

@@ -15,9 +15,7 @@ import json
 import re
 from pathlib import Path
 
-import comm
 import pytest
-from comm.base_comm import BaseComm
 
 from tokens_edu import Game, starter_decks
 from tokens_edu.bots import GreedyBot
@@ -27,22 +25,6 @@ from tokens_edu.widgets.game_view import NewGamePanel
 from tokens_edu.widgets.thinking_pane import GUESSES, guess_label, hints_allowed
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "lessons" / "scenarios"
-
-
-class WireComm(BaseComm):
-    """A comm that records every message a widget sends toward the page."""
-
-    wire: list[str] = []
-
-    def publish_msg(self, msg_type, data=None, metadata=None, buffers=None, **keys):
-        WireComm.wire.append(json.dumps(data, default=str))
-
-
-@pytest.fixture
-def wire(monkeypatch):
-    WireComm.wire = []
-    monkeypatch.setattr(comm, "create_comm", lambda **kw: WireComm(**kw))
-    return WireComm.wire
 
 
 @pytest.fixture(autouse=True)

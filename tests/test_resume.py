@@ -113,28 +113,17 @@ def test_other_students_and_lessons_see_no_offer(data):
 
 
 def test_the_old_tab_is_told_when_a_new_tab_continues(data):
+    """The old tab is told as soon as its first move after the takeover cannot be saved (a
+    newcomer found that move looked saved when the warning came one move later)."""
     first = panel()
     first.start_button.click()
     play(first, 3)
     flush(first)
     second = panel()
     second.keeping.continue_button.click()
-    play(first, 2)
+    play(first, 1)
     flush(first)
-    play(first, 1)  # the problem shows at the next move
     assert "another tab" in first.note.value
-    assert GameStore().get(second.keeping.keeper.game_id).moves == 3
-
-
-def test_the_old_tab_is_told_at_its_first_move_after_a_new_tab_continues(data):
-    """Newcomer review: the old tab's next move looked saved; it is told as soon as that move's
-    save is refused, not one move later."""
-    first = panel()
-    first.start_button.click()
-    play(first, 3)
-    flush(first)
-    second = panel()
-    second.keeping.continue_button.click()
     play(first, 1)
     flush(first)
     assert "another tab" in first.note.value

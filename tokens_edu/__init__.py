@@ -14,7 +14,13 @@ Quick start::
 The rules come from the printed Quick Play rules and the rulings R1-R25.
 """
 
-from .cards import Card, CardPool, load_cards
+# First: choose the compiled engine core or its pure-Python source (TOKENS_EDU_PURE_PYTHON=1),
+# before any engine module is imported (see tokens_edu/_compiled.py).
+from . import _compiled
+
+_compiled.activate()
+
+from .cards import Card, CardPool, load_cards  # noqa: E402
 from .decks import Deck, starter_decks
 from .errors import CardDataError, DeckError, IllegalAction, RecordError, ScenarioError, TokensError
 

@@ -21,13 +21,13 @@ from __future__ import annotations
 import copy as _copy
 import json
 import os
-from array import array
 from collections.abc import Mapping, Sequence
 
 from . import engine
 from .actions import Action, normalize
 from .cards import Card
 from .decks import Deck, deck_problems_text
+from .engine.core import GameCore
 from .engine.events import CHOOSE_SECRET
 from .engine.rules import WINNING_TOKENS
 from .errors import DeckError, IllegalAction, RecordError, ScenarioError
@@ -47,7 +47,7 @@ def _fail(message: str, action: str = "", rule: str | None = None) -> IllegalAct
     return IllegalAction(message, action=action, rule=rule)
 
 
-class Game:
+class Game(GameCore):
     """A game of Tokens TCG Quick Play between two players (index 0 and 1).
 
     Make one with :meth:`new` (two decks), :meth:`from_scenario` (any position) or
@@ -68,24 +68,15 @@ class Game:
 
     @classmethod
     def _wrap(cls, state: engine.State, names: tuple[str, str], origin: dict, title: str | None = None) -> "Game":
-        g = object.__new__(cls)
-        g._s = state
+        # The position, its history, the legal moves and the views are GameCore's (the part
+        # compiled with the engine); a Game adds the players' names, the title and the start.
+        g = cls.__new__(cls)
+        GameCore.__init__(g, state)
         g._names = names
         g._title = title
         g._origin = origin
-        g._history = array("q")  # per action applied: move, player, trail mark, events mark (flat)
-        g._texts = []  # each action's text, or None until somebody asks (see _history_texts)
-        g._log = []  # LogEvents made so far from state.events (a prefix, extended on demand)
-        g._views = None  # the two live PlayerViews, made when first asked for
-        g._forget()
         state.trail.clear()  # nothing before the start can be undone
         return g
-
-    def _forget(self) -> None:
-        """Drop what was worked out about the current position (it changed)."""
-        self._moves = None
-        self._actions = None
-        self._by_text = None
 
     # -- making games ------------------------------------------------------------------------
     @classmethod
@@ -193,34 +184,6 @@ class Game:
 
     # -- reading the position -----------------------------------------------------------------
     @property
-    def to_act(self) -> int | None:
-        """The player (0/1) who decides now; None when the game is over."""
-        s = self._s
-        if s.over:
-            return None
-        return s.decision.player if s.decision is not None else s.active
-
-    @property
-    def active(self) -> int:
-        """Whose turn it is (0/1)."""
-        return self._s.active
-
-    @property
-    def turn(self) -> int:
-        """The turn number: 1 for the first player's first turn, 0 during setup."""
-        return self._s.turn
-
-    @property
-    def over(self) -> bool:
-        """True once someone reached 15 Tokens or the turn limit ended the game (R25)."""
-        return self._s.over
-
-    @property
-    def winner(self) -> int | None:
-        """The winner (0/1), or None while playing and after a draw."""
-        return self._s.winner
-
-    @property
     def tokens(self) -> tuple[int, int]:
         """Both players' Tokens."""
         t = self._s.tokens
@@ -305,16 +268,6 @@ class Game:
         return self._s.card[card_id]
 
     # -- actions --------------------------------------------------------------------------------
-    def legal_moves(self) -> list[int]:
-        """The legal moves as the engine's small ints, in the order of :meth:`legal_actions`.
-
-        The fast path for computer players and simulations: :meth:`push` plays one,
-        :meth:`action` makes its :class:`Action`. See :mod:`tokens_edu.engine.moves`.
-        """
-        if self._moves is None:
-            self._moves = engine.legal_moves(self._s)
-        return self._moves
-
     def legal_actions(self) -> list[Action]:
         """Every action the player :attr:`to_act` may take now, in a stable order.
 
@@ -338,13 +291,6 @@ class Game:
         if self._actions is not None:
             return self._actions[i]
         return action_of(self._s, move)
-
-    def _index_of_move(self, move) -> int:
-        try:
-            return self.legal_moves().index(move)
-        except ValueError:
-            raise _fail(f"{move!r:.40} is not one of the legal moves now (see game.legal_moves()).",
-                        str(move)[:40]) from None
 
     def _lookup(self, action) -> int:
         """The index in :meth:`legal_moves` of the legal action ``action`` (an Action or text), or -1."""
@@ -394,56 +340,6 @@ class Game:
             raise why_illegal(self._s, self._names, self.legal_actions(), text)
         self._push(self._moves[i], str(self._actions[i]))
         return self
-
-    def push(self, move: int) -> "Game":
-        """Play ``move``, one of :meth:`legal_moves` (the fast twin of :meth:`apply`).
-
-        Raises:
-            IllegalAction: ``move`` is not legal now (the game is unchanged).
-        """
-        moves = self._moves
-        if moves is None:
-            moves = self._moves = engine.legal_moves(self._s)
-        if move not in moves:
-            self._index_of_move(move)
-        self._push(move, None)
-        return self
-
-    def _push(self, move: int, text: str | None) -> None:
-        s = self._s
-        d = s.decision
-        mark, emark = len(s.trail), len(s.events)
-        self._history.extend((move, d.player if d is not None else s.active, mark, emark))
-        self._texts.append(text)
-        self._moves = self._actions = self._by_text = None
-        try:
-            engine.play(s, move)
-        except BaseException:  # a bug must never leave a half-changed game behind
-            s.undo_to(mark)
-            del s.events[emark:]
-            del self._history[-4:]
-            del self._texts[-1]
-            raise
-
-    def pop(self) -> int:
-        """Take back the last move and return it (the fast twin of :meth:`undo`).
-
-        Raises:
-            IllegalAction: there is nothing to undo.
-        """
-        if not self._history:
-            raise _fail("There is nothing to undo: this is the start of the game.", "undo")
-        h = self._history
-        move, mark, emark = h[-4], h[-2], h[-1]
-        del h[-4:]
-        self._texts.pop()
-        s = self._s
-        s.undo_to(mark)
-        del s.events[emark:]
-        if len(self._log) > emark:
-            del self._log[emark:]
-        self._forget()
-        return move
 
     def undo(self) -> Action:
         """Take back the last action (any number of times, back to the start).
@@ -515,26 +411,19 @@ class Game:
         rng.shuffle(rest)
         deck[:len(deck) - seen] = rest
         s.seed = rng.getrandbits(62)
-        g = object.__new__(Game)
-        g._s = s
+        g = Game.__new__(Game)
+        GameCore.__init__(g, s)
         g._names, g._title, g._origin = self._names, self._title, {"imagined": True}
-        g._history = array("q")
-        g._texts = []
-        g._log = []
-        g._views = None
-        g._forget()
         return g
 
     def copy(self) -> "Game":
         """An independent copy with the same position and history (undo works on both)."""
-        g = object.__new__(Game)
-        g._s = self._s.copy()
+        g = Game.__new__(Game)
+        GameCore.__init__(g, self._s.copy())
         g._names, g._title, g._origin = self._names, self._title, self._origin
         g._history = self._history[:]
         g._texts = self._texts[:]
         g._log = self._log[:]
-        g._views = None
-        g._forget()
         return g
 
     def __copy__(self) -> "Game":
@@ -600,20 +489,6 @@ class Game:
                        prompt(s, self._names, d) if mine and deciding else None,
                        self.legal_actions() if mine else (),
                        public_prompt(s, self._names, d) if deciding else None)
-
-    def view(self, player: int) -> PlayerView:
-        """A live, read-only :class:`PlayerView` of what ``player`` may see: the cheap way for
-        a computer player to look at the game (card ids as in :meth:`legal_moves`).
-
-        Raises:
-            ValueError: player is not 0 or 1.
-        """
-        views = self._views
-        if views is None:
-            views = self._views = (PlayerView(self._s, 0), PlayerView(self._s, 1))
-        if type(player) is int and 0 <= player <= 1:  # the usual case, without the checks below
-            return views[player]
-        return views[_check_player(player)]
 
     def tables(self, player: int | None = None) -> dict:
         """The position as pandas DataFrames, as ``player`` may see it (default: the player to

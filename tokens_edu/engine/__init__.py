@@ -10,34 +10,59 @@ text and no pandas (those live in :mod:`tokens_edu.game` and the modules around 
 - :mod:`.events`: what happened, as data.
 
 Imports run one way: state <- rules <- verbs <- effects; play uses rules and verbs, and reaches
-a card's effect through ``state.effect``.
+a card's effect through ``state.effect``. :mod:`.view` (what a player may see, live) and
+:mod:`.core` (the part of a Game a simulation uses at every move) sit on top.
+
+These modules are compiled with mypyc when tokens-edu is installed, from this same source;
+:data:`COMPILED` says which runs (``TOKENS_EDU_PURE_PYTHON=1`` asks for the source; see
+``tokens_edu/_compiled.py``). Both play the same games.
 """
 
+from importlib.machinery import EXTENSION_SUFFIXES
+
+from . import state as _state
 from .effects import EFFECTS, Effect, effect_of
 from .moves import AUDIT, CHOOSE, DEPLOY, END, TASK, TRAIN, USE, decode, encode
 from .flow import legal_moves, play, setup_new, start_turn
 from .rules import keyword_bits
-from .state import Decision, State
+from .state import CardFacts, Decision, GameCards, State
 
-__all__ = ["State", "Decision", "Effect", "EFFECTS", "effect_of", "legal_moves", "play", "setup_new",
-           "start_turn", "keyword_bits", "encode", "decode",
+#: True when the compiled engine core is running, False for the pure-Python source (which
+#: ``import tokens_edu`` chose, before any engine module was loaded: tokens_edu/_compiled.py).
+COMPILED: bool = str(_state.__file__).endswith(tuple(EXTENSION_SUFFIXES))
+
+__all__ = ["COMPILED", "State", "Decision", "CardFacts", "GameCards", "card_facts", "Effect", "EFFECTS", "effect_of",
+           "legal_moves", "play", "setup_new", "start_turn", "keyword_bits", "encode", "decode",
            "CHOOSE", "TRAIN", "DEPLOY", "TASK", "AUDIT", "USE", "END", "new_state"]
 
 
-_FACTS: dict[int, tuple] = {}  # id(card) -> (card, Effect, keyword bits, name number), once per Card
+_FACTS: dict[int, CardFacts] = {}  # id(card) -> its CardFacts, made once per Card
 _NAME_IDS: dict[str, int] = {}
 
 
-def _add_facts(card) -> tuple:
-    hit = _FACTS[id(card)] = (card, effect_of(card.name), keyword_bits(card),
-                              _NAME_IDS.setdefault(card.name, len(_NAME_IDS)))
-    return hit
+def card_facts(card) -> CardFacts:
+    """The :class:`CardFacts` of a Card (its effect, keyword bits and name number included),
+    worked out once per Card and then shared by every game."""
+    f = _FACTS.get(id(card))
+    if f is None or f.card is not card:
+        f = _FACTS[id(card)] = CardFacts(card, effect_of(card.name), keyword_bits(card),
+                                        _NAME_IDS.setdefault(card.name, len(_NAME_IDS)))
+    return f
+
+
+_TABLES: dict[tuple, GameCards] = {}  # (card ids, owners) -> the GameCards of the latest deck pairs
+_TABLES_KEPT = 256
 
 
 def new_state(cards: list, owners: list, seed: int, turn_limit: int | None = None) -> State:
     """An empty :class:`State` for these card instances (Cards and their owners 0/1), with each
-    card's effect, keywords and name number looked up once per Card."""
-    get = _FACTS.get
-    facts = [f if (f := get(id(c))) is not None and f[0] is c else _add_facts(c) for c in cards]
-    return State(cards, owners, [f[1] for f in facts], [f[2] for f in facts], [f[3] for f in facts],
-                 seed, turn_limit)
+    card's effect, keywords and name number looked up once per Card, and the game's
+    :class:`GameCards` shared with other games of the same card instances (the latest
+    ``_TABLES_KEPT`` of them are kept)."""
+    key = (tuple(map(id, cards)), tuple(owners))
+    table = _TABLES.get(key)
+    if table is None:  # (a kept table holds its Cards, so their ids can't be reused meanwhile)
+        if len(_TABLES) >= _TABLES_KEPT:
+            del _TABLES[next(iter(_TABLES))]
+        table = _TABLES[key] = GameCards([card_facts(c) for c in cards], list(owners))
+    return State(table, seed, turn_limit)

@@ -15,7 +15,7 @@ a chooser and the other players read about a choice are the effect's ``prompts``
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import Any, Final
 
 from . import verbs as v
 from .rules import targets
@@ -24,7 +24,13 @@ from .state import State
 __all__ = ["Effect", "EFFECTS", "effect_of"]
 
 
-@dataclass(frozen=True)
+#: ``resolve(state, player, card, target)``; ``on_task`` / ``on_deprecated(state, player, card)``;
+#: ``answers[step](state, player, value, data)`` (see :class:`Effect`).
+Resolve = Callable[[State, int, int, int], None]
+Trigger = Callable[[State, int, int], None]
+Answer = Callable[[State, int, Any, tuple], None]
+
+
 class Effect:
     """A card's mechanic.
 
@@ -47,18 +53,35 @@ class Effect:
         saves_from_deprecation: Model Card (R16).
     """
 
-    target: str | None = None
-    resolve: Callable | None = None
-    on_task: Callable | None = None
-    on_deprecated: Callable | None = None
-    answers: dict = field(default_factory=dict)
-    prompts: dict = field(default_factory=dict)
-    usable: bool = True
-    shields_systems: bool = False
-    saves_from_deprecation: bool = False
+    __slots__ = ("target", "resolve", "on_task", "on_deprecated", "answers", "prompts", "usable", "shields_systems",
+                 "saves_from_deprecation")
+
+    def __init__(self, target: str | None = None, resolve: Resolve | None = None, on_task: Trigger | None = None,
+                 on_deprecated: Trigger | None = None, answers: dict[str, Answer] | None = None,
+                 prompts: dict[str, tuple[str, str]] | None = None, usable: bool = True,
+                 shields_systems: bool = False, saves_from_deprecation: bool = False) -> None:
+        self.target: Final = target
+        self.resolve: Final = resolve
+        self.on_task: Final = on_task
+        self.on_deprecated: Final = on_deprecated
+        self.answers: Final[dict[str, Answer]] = answers if answers is not None else {}
+        self.prompts: Final[dict[str, tuple[str, str]]] = prompts if prompts is not None else {}
+        self.usable: Final = usable
+        self.shields_systems: Final = shields_systems
+        self.saves_from_deprecation: Final = saves_from_deprecation
+
+    def __repr__(self) -> str:
+        parts = [f"{name}={getattr(self, name)!r}" for name in self.__slots__
+                 if getattr(self, name) != _DEFAULTS[name]]
+        return f"Effect({', '.join(parts)})"
 
 
-_DISCARD_PROMPT = {"discard": ("{card}: pick a card from your hand to discard",
+_DEFAULTS: Final[dict[str, Any]] = {"target": None, "resolve": None, "on_task": None, "on_deprecated": None,
+                                    "answers": {}, "prompts": {}, "usable": True, "shields_systems": False,
+                                    "saves_from_deprecation": False}
+
+
+_DISCARD_PROMPT: Final = {"discard": ("{card}: pick a card from your hand to discard",
                                "{player} picks a card from their hand to discard.")}
 
 
@@ -73,7 +96,7 @@ def _draw_then_discard(s: State, p: int, x: int, target: int = -1) -> None:
     v.ask_discard(s, p, x)
 
 
-def _answer_discard(s: State, p: int, value: int, data) -> None:
+def _answer_discard(s: State, p: int, value: int, data: tuple) -> None:
     v.discard_from_hand(s, p, value)
 
 
@@ -93,7 +116,7 @@ def _remove_tool(s: State, p: int, x: int, target: int) -> None:
     v.remove_tool(s, target, p)
 
 
-def _move_top_to_training_set(n: int) -> Callable:
+def _move_top_to_training_set(n: int) -> Resolve:
     def resolve(s: State, p: int, x: int, target: int) -> None:
         for _ in range(n):
             if v.deck_to_training_set(s, p) < 0:
@@ -111,20 +134,20 @@ def _environmental_footprint(s: State, p: int, x: int, target: int) -> None:
 
 
 def _regulation_debate(s: State, p: int, x: int, target: int) -> None:
-    options = ["a"]
+    options: list[str] = ["a"]
     if targets(s, p, "any_system", from_action=True):
         options.append("b")
     v.ask(s, p, x, "mode", options, "mode", (x,))
 
 
-def _regulation_mode(s: State, p: int, value: str, data) -> None:
+def _regulation_mode(s: State, p: int, value: str, data: tuple) -> None:
     if value == "a":
         v.allow_extra_train(s)
         return
     v.ask(s, p, data[0], "target", targets(s, p, "any_system", from_action=True), "in-play")
 
 
-def _regulation_target(s: State, p: int, value: int, data) -> None:
+def _regulation_target(s: State, p: int, value: int, data: tuple) -> None:
     v.bar_audits_this_turn(s, value)
 
 
@@ -134,7 +157,7 @@ def _human_in_the_loop(s: State, p: int, x: int, target: int) -> None:
     v.ask(s, p, x, "flags", list(range(most, -1, -1)), "flags", (target,))
 
 
-def _human_in_the_loop_flags(s: State, p: int, value: int, data) -> None:
+def _human_in_the_loop_flags(s: State, p: int, value: int, data: tuple) -> None:
     v.remove_flags(s, data[0], value)
 
 
@@ -142,7 +165,7 @@ def _feature_vector(s: State, p: int, x: int, target: int) -> None:
     v.ask_pick(s, p, v.look(s, p, 2), x, "keep")
 
 
-def _feature_vector_keep(s: State, p: int, value: int, data) -> None:
+def _feature_vector_keep(s: State, p: int, value: int, data: tuple) -> None:
     v.deck_to_hand(s, p, value)
     for other in data:
         if other != value:
@@ -155,7 +178,7 @@ def _tensor(s: State, p: int, x: int, target: int) -> None:
         v.ask(s, p, x, "where", ("top", "bottom"), "top-bottom", (top,), secret=True)
 
 
-def _tensor_where(s: State, p: int, value: str, data) -> None:
+def _tensor_where(s: State, p: int, value: str, data: tuple) -> None:
     if value == "bottom":
         v.deck_to_bottom(s, p, data[0])
 
@@ -181,18 +204,18 @@ def _human_trainer(s: State, p: int, x: int) -> None:
     v.ask(s, p, x, "train", (True, False), "yes-no", may=True)
 
 
-def _human_trainer_answer(s: State, p: int, value: bool, data) -> None:
+def _human_trainer_answer(s: State, p: int, value: bool, data: tuple) -> None:
     if value:
         v.deck_to_training_set(s, p)
 
 
-def _look_and_keep(n: int) -> Callable:
+def _look_and_keep(n: int) -> Trigger:
     def on_task(s: State, p: int, x: int) -> None:
         v.ask_pick(s, p, v.look(s, p, n), x, "keep")
     return on_task
 
 
-def _keep_one(s: State, p: int, value: int, data) -> None:
+def _keep_one(s: State, p: int, value: int, data: tuple) -> None:
     v.deck_to_hand(s, p, value)
 
 
@@ -204,14 +227,14 @@ def _unsupervised(s: State, p: int, x: int) -> None:
     top = v.look(s, p, 2)
     if len(top) < 2:
         return
-    a, b = top
-    options = [(a, b)]
+    a, b = top[0], top[1]
+    options: list[tuple[int, int]] = [(a, b)]
     if s.name_id[a] != s.name_id[b]:
         options.append((b, a))
     v.ask(s, p, x, "order", options, "order", secret=True)
 
 
-def _unsupervised_order(s: State, p: int, value: tuple, data) -> None:
+def _unsupervised_order(s: State, p: int, value: tuple, data: tuple) -> None:
     v.set_deck_top(s, p, value)
 
 
@@ -224,7 +247,7 @@ def _alignment(s: State, p: int, x: int) -> None:
     v.ask(s, p, x, "flag", options, "in-play")
 
 
-def _alignment_flag(s: State, p: int, value: int, data) -> None:
+def _alignment_flag(s: State, p: int, value: int, data: tuple) -> None:
     v.remove_flags(s, value, 1)
 
 
@@ -232,17 +255,17 @@ def _reinforcement_learning(s: State, p: int, x: int) -> None:
     v.gain(s, p, 1, source=x)
 
 
-def _look_prompt(n: int) -> dict:
+def _look_prompt(n: int) -> dict[str, tuple[str, str]]:
     return {"keep": ("{card}: pick a card to put in your hand (the others stay on top)",
                      f"{{player}} looks at the top {n} cards of their deck and picks one ({{card}}).")}
 
 
 # --- The table ----------------------------------------------------------------------------
-_NO_TASK = Effect(target="opp_system", resolve=_no_task_next_turn)
-_TOOL_REMOVAL = Effect(target="any_tool", resolve=_remove_tool)
-_DRAW_DISCARD = Effect(resolve=_draw_then_discard, answers={"discard": _answer_discard}, prompts=_DISCARD_PROMPT)
+_NO_TASK: Final = Effect(target="opp_system", resolve=_no_task_next_turn)
+_TOOL_REMOVAL: Final = Effect(target="any_tool", resolve=_remove_tool)
+_DRAW_DISCARD: Final = Effect(resolve=_draw_then_discard, answers={"discard": _answer_discard}, prompts=_DISCARD_PROMPT)
 
-EFFECTS: dict[str, Effect] = {
+EFFECTS: Final[dict[str, Effect]] = {
     # green
     "The Human Trainer": Effect(
         on_task=_human_trainer, answers={"train": _human_trainer_answer},
@@ -319,7 +342,7 @@ EFFECTS: dict[str, Effect] = {
 # Keyword-only cards (Fast-Tracked, Highly Trusted, Adversarial, Big Data) and Digital Divide
 # (its Tokens can't be reduced; no Alpha card reduces Tokens) need no entry.
 
-NO_EFFECT = Effect()
+NO_EFFECT: Final = Effect()
 
 
 def effect_of(name: str) -> Effect:

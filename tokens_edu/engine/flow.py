@@ -16,18 +16,21 @@ The path from a move to its effect: :func:`play` reads the move's kind, then
 
 from __future__ import annotations
 
+from typing import Any, Final
+
 from . import events as ev
 from . import verbs as v
 from .moves import AUDIT, CHOOSE, DEPLOY, END, TASK, TRAIN, USE
-from .rules import (ADVERSARIAL, act_problem, copy_number, audit_target_problem, big_data_problem, cap, deploy_cost,
-                    deploy_target_kind, first_of_each_name, has_keyword, pay_problem, targets, task_bar_problem,
-                    train_count_problem, trust_problem, use_problem)
-from .state import (DECK, DISCARD, ENTERED, EXERTED, FLAGS, HAND, MODEL_CARD, MULLIGAN, ORDER, RESOLVING,
-                    SYSTEMS, TOOLS, TRAINED, TRAINED_TURN, TS, TS_EX, Decision, State)
+from .rules import (ADVERSARIAL, act_problem, copy_number, audit_target_problem, big_data_problem, cap, data_ready,
+                    deploy_cost, deploy_target_kind, first_of_each_name, has_keyword, pay_problem, targets,
+                    task_bar_problem, train_count_problem, trust_problem, use_problem)
+from .state import (DECK, DISCARD, ENTERED, EXERTED, FLAGS, HAND, MODEL_CARD, MULLIGAN, ORDER, RESOLVING, SYSTEM,
+                    SYSTEMS, TOOL, TOOLS, TRAINED, TRAINED_TURN, TS, TS_EX, Decision, State)
 
 __all__ = ["FIRST_HAND", "SECOND_HAND", "setup_new", "legal_moves", "play", "start_turn"]
 
-FIRST_HAND, SECOND_HAND = 5, 6  # R3
+FIRST_HAND: Final = 5  # R3
+SECOND_HAND: Final = 6
 
 
 # -- set-up (R2, R3) ---------------------------------------------------------------------------------
@@ -46,7 +49,7 @@ def setup_new(s: State) -> None:
     s.assign("decision", Decision(winner, ORDER, "order", (0, 1), "first-second"))
 
 
-def _answer_order(s: State, p: int, value: int) -> None:
+def _answer_order(s: State, p: int, value: Any) -> None:
     first = p if value == 0 else 1 - p
     s.assign("first", first)
     v.say(s, ev.ORDER, p, value == 0)
@@ -65,7 +68,7 @@ def _ask_mulligan(s: State, p: int) -> None:
     s.assign("decision", Decision(p, MULLIGAN, "keep", (False, True), "keep-mulligan"))
 
 
-def _answer_mulligan(s: State, p: int, again: bool) -> None:
+def _answer_mulligan(s: State, p: int, again: Any) -> None:
     if again:
         n = len(s.hand[p])
         s.rewrite(DECK + p, s.deck[p] + s.hand[p])
@@ -117,69 +120,78 @@ def legal_moves(s: State) -> list[int]:
     turn, each in hand or board order (hand cards of the same name once). Empty when over.
     Each candidate is kept when the rules' predicates (:mod:`~tokens_edu.engine.rules`) allow it.
     """
+    out: list[int] = []
     if s.over:
-        return []
+        return out
     d = s.decision
     if d is not None:
-        return [CHOOSE | (i + 1) << 4 for i in range(len(d.options))]
+        for i in range(len(d.options)):
+            out.append(CHOOSE | (i + 1) << 4)
+        return out
     p = s.active
-    out = []
-    append = out.append
-    card = s.card
+    facts = s.facts
     hand = first_of_each_name(s, s.hand[p])
-    systems = s.systems[p]
-    actors = [x for x in systems if act_problem(s, p, x) is None] if systems else systems
+    actors: list[int] = []
+    for x in s.systems[p]:
+        if act_problem(s, p, x) is None:
+            actors.append(x)
     # R7, R8 Train (a card with a diamond, once per turn)
     if hand and train_count_problem(s, p) is None:
         for x in hand:
-            if card[x].trainable:
-                append(TRAIN | (x + 1) << 4)
+            if facts[x].trainable:
+                out.append(TRAIN | (x + 1) << 4)
     # R9-R11, R17, R18 Deploy
-    data = s.ts_ex[p].count(False)
+    data = data_ready(s, p)
     for x in hand:
-        c = card[x]
-        ok = pay_problem(s, p, x, data=data) is None
-        if c.big_data is None:
-            if not ok:
-                continue
-            pay = (0,)
-        else:
-            pay = [0] if ok else []
-            for y in actors:
-                if big_data_problem(s, x, y) is None:
-                    pay.append((y + 1) << 28)
-            if not pay:
-                continue
+        ok = pay_problem(s, p, x, -1, data) is None
         base = DEPLOY | (x + 1) << 4
         kind = deploy_target_kind(s, x)
+        if facts[x].big_data < 0:  # paid in Data only
+            if not ok:
+                continue
+            if kind is None:
+                out.append(base)
+            else:
+                for t in targets(s, p, kind, True):
+                    out.append(base | (t + 1) << 16)
+            continue
+        pay: list[int] = [0] if ok else []
+        for y in actors:
+            if big_data_problem(s, x, y) is None:
+                pay.append((y + 1) << 28)
+        if not pay:
+            continue
         if kind is None:
             for m in pay:
-                append(base | m)
+                out.append(base | m)
         else:
-            for t in targets(s, p, kind, from_action=True):
+            for t in targets(s, p, kind, True):
                 for m in pay:
-                    append(base | (t + 1) << 16 | m)
+                    out.append(base | (t + 1) << 16 | m)
     # R12-R14, R19 Task and Audit
     if actors:
         for x in actors:
             if task_bar_problem(s, p, x) is None:
-                append(TASK | (x + 1) << 4)
-        opp = [t for t in s.systems[1 - p] if audit_target_problem(s, p, t) is None]
+                out.append(TASK | (x + 1) << 4)
+        opp: list[int] = []
+        for t in s.systems[1 - p]:
+            if audit_target_problem(s, p, t) is None:
+                opp.append(t)
         if opp:
             for x in actors:
                 for t in opp:
                     if trust_problem(s, x, t) is None:
-                        append(AUDIT | (x + 1) << 4 | (t + 1) << 16)
+                        out.append(AUDIT | (x + 1) << 4 | (t + 1) << 16)
     # R17 Use
     for x in s.tools[p]:
         if use_problem(s, p, x) is not None:
             continue
         kind = s.effect[x].target
         if kind is None:
-            append(USE | (x + 1) << 4)
+            out.append(USE | (x + 1) << 4)
         else:
-            for t in targets(s, p, kind, from_action=False):
-                append(USE | (x + 1) << 4 | (t + 1) << 16)
+            for t in targets(s, p, kind, False):
+                out.append(USE | (x + 1) << 4 | (t + 1) << 16)
     out.append(END)
     return out
 
@@ -189,7 +201,8 @@ def play(s: State, move: int) -> None:
     """Play ``move`` (one of :func:`legal_moves`) for the player to act. Does not check it."""
     kind = move & 15
     a = ((move >> 4) & 0xFFF) - 1
-    p = s.decision.player if s.decision is not None else s.active
+    d = s.decision
+    p = d.player if d is not None else s.active
     if kind == CHOOSE:
         _choose(s, a)
     elif kind == END:
@@ -207,7 +220,7 @@ def play(s: State, move: int) -> None:
         _deploy(s, p, a, ((move >> 16) & 0xFFF) - 1, ((move >> 28) & 0xFFF) - 1)
     elif kind == TASK:
         s.set(EXERTED, a, True)
-        tokens = s.card[a].tokens
+        tokens = s.facts[a].tokens
         s.events.append((ev.TASK, s.turn, p, a, tokens, s.tokens[p] + tokens))
         if v.gain(s, p, tokens):
             return
@@ -220,17 +233,20 @@ def play(s: State, move: int) -> None:
         target = ((move >> 16) & 0xFFF) - 1
         s.set(EXERTED, a, True)
         s.events.append((ev.USE, s.turn, p, a, target))
-        s.effect[a].resolve(s, p, a, target)
+        resolve = s.effect[a].resolve
+        if resolve is not None:
+            resolve(s, p, a, target)
     if s.decision is None and s.doom is None:  # R18: a resolved Action goes to the discard pile
         for q in (0, 1):
             if s.resolving[q]:
-                for x in tuple(s.resolving[q]):
+                for x in s.resolving[q][:]:
                     s.take(RESOLVING + q, x)
                     s.put(DISCARD + q, x)
 
 
 def _choose(s: State, index: int) -> None:
     d = s.decision
+    assert d is not None
     s.assign("decision", None)
     value = d.options[index]
     if d.source == ORDER:
@@ -251,7 +267,7 @@ def _choose(s: State, index: int) -> None:
 
 
 def _deploy(s: State, p: int, x: int, target: int, payer: int) -> None:
-    c = s.card[x]
+    kind = s.facts[x].kind
     if payer >= 0:
         s.set(EXERTED, payer, True)
         cost = -1
@@ -260,10 +276,10 @@ def _deploy(s: State, p: int, x: int, target: int, payer: int) -> None:
         v.pay(s, p, cost)
     s.take(HAND + p, x)
     s.events.append((ev.DEPLOY, s.turn, p, x, target, cost, payer))
-    if c.type == "System":
+    if kind == SYSTEM:
         s.put(SYSTEMS + p, x)
         s.set(ENTERED, x, s.turn)
-    elif c.type == "Tool":
+    elif kind == TOOL:
         s.put(TOOLS + p, x)
         s.set(ENTERED, x, s.turn)
     else:  # R18: resolve, then to the discard pile (see play)

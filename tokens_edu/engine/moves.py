@@ -21,14 +21,23 @@ END        -              -                -                   R7
 
 from __future__ import annotations
 
+from typing import Final
+
 __all__ = ["CHOOSE", "TRAIN", "DEPLOY", "TASK", "AUDIT", "USE", "END", "KIND_NAMES",
            "encode", "kind_of", "decode", "choose"]
 
-CHOOSE, TRAIN, DEPLOY, TASK, AUDIT, USE, END = range(7)
+# The kinds (Final: compiled code reads them as constants, not module look-ups).
+CHOOSE: Final = 0
+TRAIN: Final = 1
+DEPLOY: Final = 2
+TASK: Final = 3
+AUDIT: Final = 4
+USE: Final = 5
+END: Final = 6
 #: The kind of each move kind as a word (an :class:`~tokens_edu.Action`'s ``kind`` for most).
-KIND_NAMES = ("choose", "train", "deploy", "task", "audit", "use", "end")
+KIND_NAMES: Final = ("choose", "train", "deploy", "task", "audit", "use", "end")
 
-_MASK = 0xFFF
+_MASK: Final = 0xFFF
 
 
 def encode(kind: int, a: int = -1, b: int = -1, c: int = -1) -> int:

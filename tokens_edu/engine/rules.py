@@ -8,7 +8,9 @@ numbers an explanation needs. Nothing here changes a state or builds a sentence.
 
 from __future__ import annotations
 
-from .state import State
+from typing import Any, Final
+
+from .state import ACTION, SYSTEM, State
 
 __all__ = [
     "WINNING_TOKENS", "FAST_TRACKED", "HIGHLY_TRUSTED", "ADVERSARIAL", "KEYWORD_BITS",
@@ -19,17 +21,19 @@ __all__ = [
     "shielded", "use_problem", "TARGET_KINDS",
 ]
 
-WINNING_TOKENS = 15  # R25
+WINNING_TOKENS: Final = 15  # R25
 
 # Keyword bits (``State.kw``): the keyword rules read the card data through these.
-FAST_TRACKED, HIGHLY_TRUSTED, ADVERSARIAL = 1, 2, 4
-KEYWORD_BITS = {"Fast-Tracked": FAST_TRACKED, "Highly Trusted": HIGHLY_TRUSTED, "Adversarial": ADVERSARIAL}
+FAST_TRACKED: Final = 1
+HIGHLY_TRUSTED: Final = 2
+ADVERSARIAL: Final = 4
+KEYWORD_BITS: Final = {"Fast-Tracked": FAST_TRACKED, "Highly Trusted": HIGHLY_TRUSTED, "Adversarial": ADVERSARIAL}
 
 #: What a targeted Action (when deployed, R18) or Tool (when used, R17) may aim at.
-TARGET_KINDS = ("opp_system", "any_system", "any_tool", "hot_system", "own_new_system", "own_discard_action")
+TARGET_KINDS: Final = ("opp_system", "any_system", "any_tool", "hot_system", "own_new_system", "own_discard_action")
 
 
-def keyword_bits(card) -> int:
+def keyword_bits(card: Any) -> int:
     """The keyword bits of a Card (Fast-Tracked, Highly Trusted, Adversarial)."""
     bits = 0
     for k in card.keywords:
@@ -50,19 +54,23 @@ def has_keyword(s: State, x: int, bit: int) -> bool:
 
 def cap(s: State, x: int) -> int:
     """System x's current Capability: printed, plus boosts this turn (R15: they end at end of turn)."""
-    return s.card[x].cap + (s.boost[x] if s.boost_turn[x] == s.turn else 0)
+    return s.facts[x].cap + (s.boost[x] if s.boost_turn[x] == s.turn else 0)
 
 
 def data_ready(s: State, p: int) -> int:
     """Player p's ready Training Set cards: the Data they can pay now (R9)."""
-    return s.ts_ex[p].count(False)
+    n = 0
+    for exerted in s.ts_ex[p]:
+        if not exerted:
+            n += 1
+    return n
 
 
 def deploy_cost(s: State, p: int, x: int) -> int:
     """R10: the Data card x costs player p: printed Cost, plus the tax for a 3rd, 4th... System."""
-    card = s.card[x]
+    f = s.facts[x]
     n = len(s.systems[p])
-    return card.cost + n - 1 if card.type == "System" and n > 1 else card.cost
+    return f.cost + n - 1 if f.kind == SYSTEM and n > 1 else f.cost
 
 
 def trains_allowed(s: State, p: int) -> int:
@@ -74,8 +82,10 @@ def trains_allowed(s: State, p: int) -> int:
 
 def first_of_each_name(s: State, ids: list[int]) -> list[int]:
     """The first card of each name in ``ids``, in order (a hand offers one move per name)."""
-    seen = set()
-    out = []
+    out: list[int] = []
+    if len(ids) < 2:
+        return out + ids
+    seen: set[int] = set()
     name_id = s.name_id
     for x in ids:
         k = name_id[x]
@@ -102,7 +112,7 @@ def copy_number(s: State, x: int, viewer: int) -> int:
 
 
 # -- the rules as predicates (None: allowed) ---------------------------------------------------------
-def act_problem(s: State, p: int, x: int):
+def act_problem(s: State, p: int, x: int) -> tuple | None:
     """R12: can player p's System x act (Task or Audit) now?
 
     Reasons: ``("sideways", x)``; ``("not-now",)`` (not p's main phase);
@@ -118,7 +128,7 @@ def act_problem(s: State, p: int, x: int):
     return None
 
 
-def task_bar_problem(s: State, p: int, x: int):
+def task_bar_problem(s: State, p: int, x: int) -> tuple | None:
     """R19: is player p's System x barred from Tasks this turn? Reasons: ``("no-task", x)`` (a
     card stopped it), ``("recall", p)`` (Mandatory Recall)."""
     if s.no_task_turn[x] == s.turn:
@@ -128,13 +138,13 @@ def task_bar_problem(s: State, p: int, x: int):
     return None
 
 
-def task_problem(s: State, p: int, x: int):
+def task_problem(s: State, p: int, x: int) -> tuple | None:
     """R12, R13, R19: can System x of player p Run a Task now? (:func:`act_problem`, then
     :func:`task_bar_problem`)."""
     return act_problem(s, p, x) or task_bar_problem(s, p, x)
 
 
-def audit_target_problem(s: State, p: int, t: int):
+def audit_target_problem(s: State, p: int, t: int) -> tuple | None:
     """R14: may player p's Systems Audit System t now? Reasons: ``("own-target", t)``,
     ``("upright", t)`` (only sideways Systems), ``("no-audit", t)`` (Regulation Debate)."""
     if s.owner[t] == p:
@@ -146,47 +156,47 @@ def audit_target_problem(s: State, p: int, t: int):
     return None
 
 
-def trust_problem(s: State, a: int, t: int):
+def trust_problem(s: State, a: int, t: int) -> tuple | None:
     """R14 Highly Trusted: a System with lower Trust than t can't Audit it.
     Reason: ``("highly-trusted", t, a)``."""
-    if s.kw[t] & HIGHLY_TRUSTED and not s.turn < s.lost_until[t] and s.card[a].tru < s.card[t].tru:
+    if s.kw[t] & HIGHLY_TRUSTED and not s.turn < s.lost_until[t] and s.facts[a].tru < s.facts[t].tru:
         return ("highly-trusted", t, a)
     return None
 
 
-def audit_problem(s: State, p: int, a: int, t: int):
+def audit_problem(s: State, p: int, a: int, t: int) -> tuple | None:
     """R12, R14: can player p's System a Audit System t now? (:func:`act_problem` for a, then
     :func:`audit_target_problem` and :func:`trust_problem`)."""
     return act_problem(s, p, a) or audit_target_problem(s, p, t) or trust_problem(s, a, t)
 
 
-def train_count_problem(s: State, p: int):
+def train_count_problem(s: State, p: int) -> tuple | None:
     """R7: Train is once per turn (Regulation Debate may add one). Reason: ``("trained",)``."""
     return ("trained",) if trains_allowed(s, p) <= 0 else None
 
 
-def trainable_problem(s: State, x: int):
+def trainable_problem(s: State, x: int) -> tuple | None:
     """R8: only a card with a diamond around its cost can be trained. Reason: ``("not-trainable", x)``."""
-    return None if s.card[x].trainable else ("not-trainable", x)
+    return None if s.facts[x].trainable else ("not-trainable", x)
 
 
-def train_problem(s: State, p: int, x: int):
+def train_problem(s: State, p: int, x: int) -> tuple | None:
     """R7, R8: may player p Train card x (in their hand) now?"""
     return trainable_problem(s, x) or train_count_problem(s, p)
 
 
-def big_data_problem(s: State, x: int, payer: int):
+def big_data_problem(s: State, x: int, payer: int) -> tuple | None:
     """R11: may System ``payer`` pay for card x with Big Data (leaving aside whether it can act)?
     Reasons: ``("no-big-data", x)``, ``("payer-cost", payer, n)``."""
-    n = s.card[x].big_data
-    if n is None:
+    n = s.facts[x].big_data
+    if n < 0:
         return ("no-big-data", x)
-    if s.card[payer].cost < n:
+    if s.facts[payer].cost < n:
         return ("payer-cost", payer, n)
     return None
 
 
-def pay_problem(s: State, p: int, x: int, payer: int = -1, data: int | None = None):
+def pay_problem(s: State, p: int, x: int, payer: int = -1, data: int | None = None) -> tuple | None:
     """R9-R11: can player p pay for card x now, in Data (``payer`` -1) or with Big Data?
 
     ``data``: p's ready Data if already counted (:func:`data_ready`). Reasons:
@@ -196,7 +206,7 @@ def pay_problem(s: State, p: int, x: int, payer: int = -1, data: int | None = No
     if payer < 0:
         cost = deploy_cost(s, p, x)
         if data is None:
-            data = s.ts_ex[p].count(False)
+            data = data_ready(s, p)
         return ("cost", cost, data) if cost > data else None
     why = big_data_problem(s, x, payer)
     if why is not None:
@@ -208,7 +218,7 @@ def pay_problem(s: State, p: int, x: int, payer: int = -1, data: int | None = No
 def deploy_target_kind(s: State, x: int) -> str | None:
     """What deploying card x aims at: an Action's target kind (R18), never a Tool's (R17: its
     target is chosen when it is used), never a System's."""
-    return s.effect[x].target if s.card[x].type == "Action" else None
+    return s.effect[x].target if s.facts[x].kind == ACTION else None
 
 
 def big_data_payers(s: State, p: int, x: int) -> list[int]:
@@ -218,10 +228,13 @@ def big_data_payers(s: State, p: int, x: int) -> list[int]:
 
 def shielded(s: State, p: int) -> bool:
     """R18 Privacy Shield: player p controls a Tool that keeps opponents' Actions off their Systems."""
-    return any(s.effect[t].shields_systems for t in s.tools[p])
+    for t in s.tools[p]:
+        if s.effect[t].shields_systems:
+            return True
+    return False
 
 
-def target_problem(s: State, p: int, kind: str, t: int, from_action: bool):
+def target_problem(s: State, p: int, kind: str, t: int, from_action: bool) -> tuple | None:
     """R17, R18: may player p aim a card whose target kind is ``kind`` at card t?
 
     ``from_action``: the card is an Action being deployed (Privacy Shield applies, R18).
@@ -231,7 +244,7 @@ def target_problem(s: State, p: int, kind: str, t: int, from_action: bool):
     """
     owner = s.owner[t]
     if kind == "own_discard_action":
-        if owner != p or t not in s.discard[p] or s.card[t].type != "Action":
+        if owner != p or t not in s.discard[p] or s.facts[t].kind != ACTION:
             return ("not-in-discard", t)
         return None
     if kind == "any_tool":
@@ -244,7 +257,7 @@ def target_problem(s: State, p: int, kind: str, t: int, from_action: bool):
         return ("own", t)
     if kind == "own_new_system" and (owner != p or s.entered[t] != s.turn):
         return ("not-new", t)
-    if kind == "hot_system" and cap(s, t) <= s.card[t].tru:
+    if kind == "hot_system" and cap(s, t) <= s.facts[t].tru:
         return ("not-hot", t)
     if from_action and owner != p and shielded(s, owner):
         return ("shielded", owner)
@@ -258,7 +271,7 @@ def targets(s: State, p: int, kind: str, from_action: bool) -> list[int]:
     once per name.
     """
     if kind == "own_discard_action":
-        return first_of_each_name(s, [t for t in s.discard[p] if s.card[t].type == "Action"])
+        return first_of_each_name(s, [t for t in s.discard[p] if s.facts[t].kind == ACTION])
     zone = s.tools if kind == "any_tool" else s.systems
     q = 1 - p
     if kind == "opp_system":
@@ -270,7 +283,7 @@ def targets(s: State, p: int, kind: str, from_action: bool) -> list[int]:
     return [t for t in candidates if target_problem(s, p, kind, t, from_action) is None]
 
 
-def use_problem(s: State, p: int, x: int):
+def use_problem(s: State, p: int, x: int) -> tuple | None:
     """R17: may player p use Tool x now? Reasons: ``("no-ability", x)``, ``("sideways", x)``."""
     eff = s.effect[x]
     if not eff.usable or eff.resolve is None:

@@ -2,9 +2,11 @@
 
 A game's cards are numbered 0..n-1 (*card ids*; player 0's cards first). The state keeps
 
-- facts fixed for the whole game, shared by copies: ``card[x]`` (the :class:`~tokens_edu.Card`),
-  ``owner[x]``, ``effect[x]`` (its :class:`~tokens_edu.engine.effects.Effect`), ``kw[x]``
-  (keyword bits), ``name_id[x]`` (equal for cards of the same name), ``seed``, ``turn_limit``;
+- facts fixed for the whole game, shared by copies (a :class:`GameCards`, ``cards``):
+  ``card[x]`` (the :class:`~tokens_edu.Card`),
+  ``facts[x]`` (its printed numbers as a :class:`CardFacts`, typed for the rules), ``owner[x]``,
+  ``effect[x]`` (its :class:`~tokens_edu.engine.effects.Effect`), ``kw[x]`` (keyword bits),
+  ``name_id[x]`` (equal for cards of the same name), ``seed``, ``turn_limit``;
 - per-card values, lists indexed by card id, meaningful while the card is in play:
   ``exerted``, ``flags``, ``entered`` (turn it was deployed), ``boost``/``boost_turn`` (CAP
   until end of turn), ``gpu_turn``, ``no_task_turn``, ``no_audit_turn``, ``lost_until``;
@@ -17,6 +19,10 @@ A game's cards are numbered 0..n-1 (*card ids*; player 0's cards first). The sta
   ``winner``, ``shuffles``, ``extra_trains``/``extra_trains_turn``;
 - ``events`` (what happened, as data: :mod:`~tokens_edu.engine.events`) and ``trail``.
 
+Every field is declared with its type below: this module is compiled with mypyc (see
+``tokens_edu/_build.py``), which turns the declared fields into a C struct, so a read like
+``s.flags[x]`` is a couple of machine loads. The same source runs as plain Python.
+
 Every change goes through :meth:`State.set`, :meth:`~State.assign`, :meth:`~State.put`,
 :meth:`~State.take`, :meth:`~State.pop`, :meth:`~State.insert`, :meth:`~State.rewrite` or
 :meth:`~State.shuffle`. Each appends to ``trail`` the few numbers that take it back, so
@@ -28,26 +34,60 @@ only numbers, names and tuples, so a :meth:`copy` can share its entries.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-__all__ = ["State", "Decision", "ZONES", "HAND", "DECK", "DISCARD", "TS", "TS_EX", "SYSTEMS", "TOOLS",
-           "RESOLVING", "EXERTED", "FLAGS", "ENTERED", "BOOST", "BOOST_TURN", "GPU_TURN", "NO_TASK_TURN",
-           "NO_AUDIT_TURN", "LOST_UNTIL", "TOKENS", "TRAINED", "TRAINED_TURN", "RECALL_TURN",
-           "MODEL_CARD_USED"]
+if TYPE_CHECKING:
+    from ..cards import Card
+    from .effects import Effect
+
+__all__ = ["State", "Decision", "CardFacts", "GameCards", "ZONES", "HAND", "DECK", "DISCARD", "TS", "TS_EX", "SYSTEMS",
+           "TOOLS", "RESOLVING", "EXERTED", "FLAGS", "ENTERED", "BOOST", "BOOST_TURN", "GPU_TURN",
+           "NO_TASK_TURN", "NO_AUDIT_TURN", "LOST_UNTIL", "TOKENS", "TRAINED", "TRAINED_TURN", "RECALL_TURN",
+           "MODEL_CARD_USED", "SYSTEM", "TOOL", "ACTION"]
 
 # Numbers of the lists a write may change (``State.lists[n]``).
-PER_CARD = ("exerted", "flags", "entered", "boost", "boost_turn", "gpu_turn", "no_task_turn",
-            "no_audit_turn", "lost_until")
-EXERTED, FLAGS, ENTERED, BOOST, BOOST_TURN, GPU_TURN, NO_TASK_TURN, NO_AUDIT_TURN, LOST_UNTIL = range(9)
-PER_PLAYER = ("tokens", "trained", "trained_turn", "recall_turn", "model_card_used")
-TOKENS, TRAINED, TRAINED_TURN, RECALL_TURN, MODEL_CARD_USED = range(9, 14)
-ZONES = ("hand", "deck", "discard", "ts", "ts_ex", "systems", "tools", "resolving")
+PER_CARD: Final = ("exerted", "flags", "entered", "boost", "boost_turn", "gpu_turn", "no_task_turn",
+                   "no_audit_turn", "lost_until")
+EXERTED: Final = 0
+FLAGS: Final = 1
+ENTERED: Final = 2
+BOOST: Final = 3
+BOOST_TURN: Final = 4
+GPU_TURN: Final = 5
+NO_TASK_TURN: Final = 6
+NO_AUDIT_TURN: Final = 7
+LOST_UNTIL: Final = 8
+PER_PLAYER: Final = ("tokens", "trained", "trained_turn", "recall_turn", "model_card_used")
+TOKENS: Final = 9
+TRAINED: Final = 10
+TRAINED_TURN: Final = 11
+RECALL_TURN: Final = 12
+MODEL_CARD_USED: Final = 13
+ZONES: Final = ("hand", "deck", "discard", "ts", "ts_ex", "systems", "tools", "resolving")
 #: A zone's number for player p is ``ZONE + p`` (``HAND + 1`` is player 1's hand).
-HAND, DECK, DISCARD, TS, TS_EX, SYSTEMS, TOOLS, RESOLVING = range(14, 30, 2)
-_DEFAULTS = (False, 0, -1, 0, -1, -1, -1, -1, -1)  # per-card values of a card not in play
+HAND: Final = 14
+DECK: Final = 16
+DISCARD: Final = 18
+TS: Final = 20
+TS_EX: Final = 22
+SYSTEMS: Final = 24
+TOOLS: Final = 26
+RESOLVING: Final = 28
+_DEFAULTS: Final = (False, 0, -1, 0, -1, -1, -1, -1, -1)  # per-card values of a card not in play
 
 # Trail entry kinds.
-_SET, _ASSIGN, _PUT, _TAKE, _POP, _INSERT, _REWRITE = range(7)
+_SET: Final = 0
+_ASSIGN: Final = 1
+_PUT: Final = 2
+_TAKE: Final = 3
+_POP: Final = 4
+_INSERT: Final = 5
+_REWRITE: Final = 6
+
+#: :attr:`CardFacts.kind` of a System, a Tool and an Action.
+SYSTEM: Final = 0
+TOOL: Final = 1
+ACTION: Final = 2
 
 
 class Decision(NamedTuple):
@@ -76,115 +116,316 @@ class Decision(NamedTuple):
 
 
 #: ``Decision.source`` of the rules' own questions.
-ORDER, MULLIGAN, MODEL_CARD = -1, -2, -3
+ORDER: Final = -1
+MULLIGAN: Final = -2
+MODEL_CARD: Final = -3
+
+#: What ``State.doom`` holds while Systems are being Deprecated (R15, R16): the Systems
+#: leaving, and those whose owner was already asked about a Model Card.
+Doom = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+class CardFacts:
+    """What the rules read of one card, once per :class:`~tokens_edu.Card`: its printed numbers
+    as plain ints and bools (a Card is a Python dataclass; these are fields of a C struct when
+    the engine is compiled), its effect, keyword bits and name number.
+
+    Attributes:
+        card: the Card. kind: :data:`SYSTEM`, :data:`TOOL` or :data:`ACTION`. cost: its Cost.
+        cap, tru, tokens: a System's Capability, Trust and Tokens (0 for other cards).
+        trainable: R8's diamond. legacy: R20. big_data: N of "Big Data N" (R11), or -1.
+        effect: its :class:`~tokens_edu.engine.effects.Effect`. kw: keyword bits
+        (:data:`~tokens_edu.engine.rules.KEYWORD_BITS`). name_id: equal for equal names.
+    """
+
+    def __init__(self, card: Card, effect: Effect, kw: int, name_id: int) -> None:
+        self.card: Final[Card] = card
+        kind = card.type
+        self.kind: Final[int] = SYSTEM if kind == "System" else TOOL if kind == "Tool" else ACTION
+        self.cost: Final[int] = card.cost
+        self.cap: Final[int] = card.cap if card.cap is not None else 0
+        self.tru: Final[int] = card.tru if card.tru is not None else 0
+        self.tokens: Final[int] = card.tokens if card.tokens is not None else 0
+        self.trainable: Final[bool] = bool(card.trainable)
+        self.legacy: Final[bool] = bool(card.legacy)
+        self.big_data: Final[int] = card.big_data if card.big_data is not None else -1
+        self.effect: Final[Effect] = effect
+        self.kw: Final[int] = kw
+        self.name_id: Final[int] = name_id
+
+    def __repr__(self) -> str:
+        return f"CardFacts({self.card.name!r})"
+
+
+class GameCards:
+    """The card instances of one game, numbered by card id, with what never changes about them:
+    ``card`` (the Cards), ``facts`` (:class:`CardFacts`), ``owner`` (0/1), ``effect``, ``kw``
+    and ``name_id`` (tuples indexed by card id). Games of the same two decks share one
+    (:func:`tokens_edu.engine.new_state` keeps the latest ones), so a simulation of ten
+    thousand games builds it once.
+    """
+
+    __slots__ = ("card", "facts", "owner", "effect", "kw", "name_id")
+
+    def __init__(self, facts: list[CardFacts], owners: list[int]) -> None:
+        """Args: facts: one :class:`CardFacts` per card id. owners: each card's owner (0/1)."""
+        self.facts: Final = tuple(facts)
+        self.card: Final = tuple([f.card for f in facts])
+        self.owner: Final = tuple(owners)
+        self.effect: Final = tuple([f.effect for f in facts])
+        self.kw: Final = tuple([f.kw for f in facts])
+        self.name_id: Final = tuple([f.name_id for f in facts])
 
 
 class State:
     """One position of a game of Quick Play, with the trail that undoes it (see the module)."""
 
-    __slots__ = ("card", "owner", "effect", "kw", "name_id", "seed", "turn_limit",
-                 *PER_CARD, *ZONES, *PER_PLAYER,
+    __slots__ = ("cards", "card", "facts", "owner", "effect", "kw", "name_id", "seed", "turn_limit",
+                 "exerted", "flags", "entered", "boost", "boost_turn", "gpu_turn", "no_task_turn", "no_audit_turn",
+                 "lost_until", "hand", "deck", "discard", "ts", "ts_ex", "systems", "tools", "resolving",
+                 "tokens", "trained", "trained_turn", "recall_turn", "model_card_used",
                  "turn", "active", "first", "phase", "decision", "doom", "over", "winner", "shuffles",
                  "extra_trains", "extra_trains_turn", "events", "trail", "lists")
 
-    def __init__(self, cards: list, owners: list, effects: list, keyword_bits: list, name_ids: list, seed: int,
-                 turn_limit: int | None = None):
+    # facts fixed for the game (shared by copies, and by games of the same two decks)
+    cards: GameCards
+    card: tuple[Card, ...]
+    facts: tuple[CardFacts, ...]
+    owner: tuple[int, ...]
+    effect: tuple[Effect, ...]
+    kw: tuple[int, ...]
+    name_id: tuple[int, ...]
+    seed: int
+    turn_limit: int | None
+    # per card
+    exerted: list[bool]
+    flags: list[int]
+    entered: list[int]
+    boost: list[int]
+    boost_turn: list[int]
+    gpu_turn: list[int]
+    no_task_turn: list[int]
+    no_audit_turn: list[int]
+    lost_until: list[int]
+    # per player: zones (card ids) and numbers
+    hand: tuple[list[int], list[int]]
+    deck: tuple[list[int], list[int]]
+    discard: tuple[list[int], list[int]]
+    ts: tuple[list[int], list[int]]
+    ts_ex: tuple[list[bool], list[bool]]
+    systems: tuple[list[int], list[int]]
+    tools: tuple[list[int], list[int]]
+    resolving: tuple[list[int], list[int]]
+    tokens: list[int]
+    trained: list[int]
+    trained_turn: list[int]
+    recall_turn: list[int]
+    model_card_used: list[bool]
+    # the table
+    turn: int
+    active: int
+    first: int
+    phase: str
+    decision: Decision | None
+    doom: Doom | None
+    over: bool
+    winner: int | None
+    shuffles: int
+    extra_trains: int
+    extra_trains_turn: int
+    # history
+    events: list[tuple]
+    trail: list[Any]
+    lists: list[list[Any]]
+
+    def __init__(self, cards: GameCards, seed: int, turn_limit: int | None = None) -> None:
         """An empty table for these card instances (all in no zone yet).
 
         Args:
-            cards, owners, effects, keyword_bits, name_ids: one entry per card id (Card, 0/1,
-                Effect, int, int equal for equal names).
+            cards: the game's :class:`GameCards` (see :func:`tokens_edu.engine.new_state`).
             seed: the game's seed (every shuffle and die roll comes from it).
             turn_limit: end the game as a draw after this many turns (R25), or None.
         """
-        n = len(cards)
-        self.card = tuple(cards)
-        self.owner = tuple(owners)
-        self.effect = tuple(effects)
-        self.kw = tuple(keyword_bits)
-        self.name_id = tuple(name_ids)
+        n = len(cards.facts)
+        self.cards = cards
+        self.facts, self.card, self.owner = cards.facts, cards.card, cards.owner
+        self.effect, self.kw, self.name_id = cards.effect, cards.kw, cards.name_id
         self.seed = seed
         self.turn_limit = turn_limit
-        for name, default in zip(PER_CARD, _DEFAULTS):
-            setattr(self, name, [default] * n)
-        for name in ZONES:
-            setattr(self, name, ([], []))
+        self.exerted = [False] * n
+        self.flags = [0] * n
+        self.entered = [-1] * n
+        self.boost = [0] * n
+        self.boost_turn = [-1] * n
+        self.gpu_turn = [-1] * n
+        self.no_task_turn = [-1] * n
+        self.no_audit_turn = [-1] * n
+        self.lost_until = [-1] * n
+        self.hand, self.deck, self.discard, self.ts = ([], []), ([], []), ([], []), ([], [])
+        self.ts_ex = ([], [])
+        self.systems, self.tools, self.resolving = ([], []), ([], []), ([], [])
         self.tokens, self.trained, self.trained_turn = [0, 0], [0, 0], [-1, -1]
         self.recall_turn, self.model_card_used = [-1, -1], [False, False]
         self.turn, self.active, self.first, self.phase = 0, 0, 0, "order"
-        self.decision = self.doom = self.winner = None
+        self.decision = None
+        self.doom = None
+        self.winner = None
         self.over = False
         self.shuffles, self.extra_trains, self.extra_trains_turn = 0, 0, -1
-        self.events: list[tuple] = []
-        self.trail: list[tuple] = []
+        self.events = []
+        self.trail = []
         self._register()
 
     def _register(self) -> None:
-        lists = [getattr(self, name) for name in PER_CARD] + [getattr(self, name) for name in PER_PLAYER]
-        for name in ZONES:
-            lists.extend(getattr(self, name))
-        self.lists = lists
+        # The lists a write may name, by number (see the constants above).
+        self.lists = [self.exerted, self.flags, self.entered, self.boost, self.boost_turn, self.gpu_turn,
+                      self.no_task_turn, self.no_audit_turn, self.lost_until,
+                      self.tokens, self.trained, self.trained_turn, self.recall_turn, self.model_card_used,
+                      self.hand[0], self.hand[1], self.deck[0], self.deck[1], self.discard[0], self.discard[1],
+                      self.ts[0], self.ts[1], self.ts_ex[0], self.ts_ex[1], self.systems[0], self.systems[1],
+                      self.tools[0], self.tools[1], self.resolving[0], self.resolving[1]]
 
     # -- writes (each records its inverse) -------------------------------------------------------
     # The trail is one flat list: each write appends its numbers, then its kind last, so undo
     # pops the kind first and knows how many numbers to take back (flat: half the memory of
     # a tuple per write).
-    def set(self, which: int, i: int, value) -> None:
+    def set(self, which: int, i: int, value: Any) -> None:
         """``lists[which][i] = value`` (a per-card or per-player value)."""
         lst = self.lists[which]
-        self.trail.extend((which, i, lst[i], _SET))
+        trail = self.trail
+        trail.append(which)
+        trail.append(i)
+        trail.append(lst[i])
+        trail.append(_SET)
         lst[i] = value
 
-    def assign(self, name: str, value) -> None:
+    def assign(self, name: str, value: Any) -> None:
         """Set one of the table's values (``turn``, ``decision``...)."""
-        self.trail.extend((name, getattr(self, name), _ASSIGN))
-        setattr(self, name, value)
+        trail = self.trail
+        trail.append(name)
+        trail.append(self._field(name))
+        trail.append(_ASSIGN)
+        self._restore(name, value)
 
-    def put(self, zone: int, x: int) -> None:
+    def _field(self, name: str) -> Any:
+        """The table's value called ``name``."""
+        if name == "decision":
+            return self.decision
+        if name == "doom":
+            return self.doom
+        if name == "phase":
+            return self.phase
+        if name == "turn":
+            return self.turn
+        if name == "active":
+            return self.active
+        if name == "shuffles":
+            return self.shuffles
+        if name == "over":
+            return self.over
+        if name == "winner":
+            return self.winner
+        if name == "first":
+            return self.first
+        if name == "extra_trains":
+            return self.extra_trains
+        if name == "extra_trains_turn":
+            return self.extra_trains_turn
+        raise AttributeError(f"State has no table value {name!r}")
+
+    def _restore(self, name: str, value: Any) -> None:
+        """Set the table's value called ``name`` (no record: :meth:`assign` and undo use it)."""
+        if name == "decision":
+            self.decision = value
+        elif name == "doom":
+            self.doom = value
+        elif name == "phase":
+            self.phase = value
+        elif name == "turn":
+            self.turn = value
+        elif name == "active":
+            self.active = value
+        elif name == "shuffles":
+            self.shuffles = value
+        elif name == "over":
+            self.over = value
+        elif name == "winner":
+            self.winner = value
+        elif name == "first":
+            self.first = value
+        elif name == "extra_trains":
+            self.extra_trains = value
+        elif name == "extra_trains_turn":
+            self.extra_trains_turn = value
+        else:
+            raise AttributeError(f"State has no table value {name!r}")
+
+    def put(self, zone: int, x: Any) -> None:
         """Add card ``x`` at the end of zone ``zone`` (the top, for a deck)."""
         self.lists[zone].append(x)
-        self.trail.extend((zone, _PUT))
+        trail = self.trail
+        trail.append(zone)
+        trail.append(_PUT)
 
     def take(self, zone: int, x: int) -> None:
         """Remove card ``x`` from zone ``zone`` (it must be there)."""
         lst = self.lists[zone]
         i = lst.index(x)
         del lst[i]
-        self.trail.extend((zone, i, x, _TAKE))
+        trail = self.trail
+        trail.append(zone)
+        trail.append(i)
+        trail.append(x)
+        trail.append(_TAKE)
 
-    def pop(self, zone: int, i: int = -1):
+    def pop(self, zone: int, i: int = -1) -> Any:
         """Remove and return the item at index ``i`` of ``zone`` (default: the last, a deck's top)."""
         lst = self.lists[zone]
         if i < 0:
             i += len(lst)
         x = lst.pop(i)
-        self.trail.extend((zone, i, x, _TAKE))
+        trail = self.trail
+        trail.append(zone)
+        trail.append(i)
+        trail.append(x)
+        trail.append(_TAKE)
         return x
 
-    def insert(self, zone: int, i: int, x) -> None:
+    def insert(self, zone: int, i: int, x: Any) -> None:
         """Insert ``x`` at index ``i`` of ``zone`` (0 is a deck's bottom)."""
         self.lists[zone].insert(i, x)
-        self.trail.extend((zone, i, _INSERT))
+        trail = self.trail
+        trail.append(zone)
+        trail.append(i)
+        trail.append(_INSERT)
 
-    def rewrite(self, zone: int, items) -> None:
+    def rewrite(self, zone: int, items: Any) -> None:
         """Replace the whole content of ``zone`` with ``items``."""
         lst = self.lists[zone]
-        self.trail.extend((zone, tuple(lst), _REWRITE))
+        trail = self.trail
+        trail.append(zone)
+        trail.append(tuple(lst))
+        trail.append(_REWRITE)
         lst[:] = items
 
     def shuffle(self, zone: int) -> None:
         """Shuffle ``zone`` with the game's next random generator (see :meth:`rng`)."""
         lst = self.lists[zone]
-        self.trail.extend((zone, tuple(lst), _REWRITE))
+        trail = self.trail
+        trail.append(zone)
+        trail.append(tuple(lst))
+        trail.append(_REWRITE)
         # random.shuffle's own steps, written out so a game's set-up costs less (the same
         # generator calls in the same order give the same order of cards).
-        getrandbits = self.rng().getrandbits
-        for i in range(len(lst) - 1, 0, -1):
+        rng = self.rng()
+        i = len(lst) - 1
+        while i > 0:
             k = (i + 1).bit_length()
-            j = getrandbits(k)
+            j: int = rng.getrandbits(k)
             while j > i:
-                j = getrandbits(k)
+                j = rng.getrandbits(k)
             lst[i], lst[j] = lst[j], lst[i]
+            i -= 1
 
     def rng(self) -> random.Random:
         """A fresh generator for the next random event: only the seed and a counter decide it."""
@@ -194,45 +435,63 @@ class State:
     def undo_to(self, mark: int) -> None:
         """Take back every write made since ``len(trail)`` was ``mark``."""
         trail, lists = self.trail, self.lists
-        pop = trail.pop
         while len(trail) > mark:
-            op = pop()
+            op: int = trail.pop()
             if op == _SET:
-                old, i = pop(), pop()
-                lists[pop()][i] = old
+                old = trail.pop()
+                i: int = trail.pop()
+                lists[trail.pop()][i] = old
             elif op == _TAKE:
-                x, i = pop(), pop()
-                lists[pop()].insert(i, x)
+                x = trail.pop()
+                i = trail.pop()
+                lists[trail.pop()].insert(i, x)
             elif op == _PUT:
-                lists[pop()].pop()
+                lists[trail.pop()].pop()
             elif op == _ASSIGN:
-                old = pop()
-                setattr(self, pop(), old)
+                old = trail.pop()
+                self._restore(trail.pop(), old)
             elif op == _INSERT:
-                i = pop()
-                del lists[pop()][i]
+                i = trail.pop()
+                del lists[trail.pop()][i]
             else:
-                saved = pop()
-                lists[pop()][:] = saved
+                saved = trail.pop()
+                lists[trail.pop()][:] = saved
 
     def clear_card(self, x: int) -> None:
         """Reset card ``x``'s per-card values as it leaves play (recorded)."""
-        for which, default in enumerate(_DEFAULTS):
-            if self.lists[which][x] != default:
+        lists = self.lists
+        for which in range(9):
+            default = _DEFAULTS[which]
+            if lists[which][x] != default:
                 self.set(which, x, default)
 
     # -- copies -----------------------------------------------------------------------------------
-    def copy(self, trail: bool = True) -> "State":
+    def copy(self, trail: bool = True) -> State:
         """An independent copy. With ``trail=False`` the copy cannot undo past this position
         (cheaper, for a search that plays games forward in its head)."""
-        c = State.__new__(State)
-        c.card, c.owner, c.effect, c.kw, c.name_id = self.card, self.owner, self.effect, self.kw, self.name_id
-        c.seed, c.turn_limit = self.seed, self.turn_limit
-        for name in PER_CARD + PER_PLAYER:
-            setattr(c, name, getattr(self, name)[:])
-        for name in ZONES:
-            a, b = getattr(self, name)
-            setattr(c, name, (a[:], b[:]))
+        c = State(self.cards, self.seed, self.turn_limit)
+        c.exerted = self.exerted[:]
+        c.flags = self.flags[:]
+        c.entered = self.entered[:]
+        c.boost = self.boost[:]
+        c.boost_turn = self.boost_turn[:]
+        c.gpu_turn = self.gpu_turn[:]
+        c.no_task_turn = self.no_task_turn[:]
+        c.no_audit_turn = self.no_audit_turn[:]
+        c.lost_until = self.lost_until[:]
+        c.tokens = self.tokens[:]
+        c.trained = self.trained[:]
+        c.trained_turn = self.trained_turn[:]
+        c.recall_turn = self.recall_turn[:]
+        c.model_card_used = self.model_card_used[:]
+        c.hand = (self.hand[0][:], self.hand[1][:])
+        c.deck = (self.deck[0][:], self.deck[1][:])
+        c.discard = (self.discard[0][:], self.discard[1][:])
+        c.ts = (self.ts[0][:], self.ts[1][:])
+        c.ts_ex = (self.ts_ex[0][:], self.ts_ex[1][:])
+        c.systems = (self.systems[0][:], self.systems[1][:])
+        c.tools = (self.tools[0][:], self.tools[1][:])
+        c.resolving = (self.resolving[0][:], self.resolving[1][:])
         c.turn, c.active, c.first, c.phase = self.turn, self.active, self.first, self.phase
         c.decision, c.doom, c.over, c.winner = self.decision, self.doom, self.over, self.winner
         c.shuffles, c.extra_trains, c.extra_trains_turn = self.shuffles, self.extra_trains, self.extra_trains_turn

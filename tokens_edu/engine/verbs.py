@@ -17,6 +17,8 @@ Deprecation (R15, R16): :func:`check_deprecation`, :func:`settle_doom`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import events as ev
 from .rules import WINNING_TOKENS, abilities_lost, cap, first_of_each_name
 from .state import (BOOST, BOOST_TURN, DECK, DISCARD, FLAGS, GPU_TURN, HAND, LOST_UNTIL,
@@ -32,13 +34,13 @@ __all__ = [
 ]
 
 
-def say(s: State, code: int, player, *args) -> None:
+def say(s: State, code: int, player: int | None, *args: Any) -> None:
     """Note an event (``code`` from :mod:`events`) of this turn, for ``player`` (0/1/None)."""
     s.events.append((code, s.turn, player, *args))
 
 
 # -- Tokens (R25) -------------------------------------------------------------------------------------
-def end_game(s: State, winner) -> None:
+def end_game(s: State, winner: int | None) -> None:
     """The game ends now: ``winner`` 0/1, or None for a draw (R25)."""
     s.assign("over", True)
     s.assign("winner", winner)
@@ -116,7 +118,7 @@ def deck_to_bottom(s: State, p: int, x: int) -> None:
     say(s, ev.DECK_TO_BOTTOM, p)
 
 
-def set_deck_top(s: State, p: int, top_first: tuple) -> None:
+def set_deck_top(s: State, p: int, top_first: tuple[int, ...]) -> None:
     """Put the top ``len(top_first)`` cards of p's deck back in this order (top first)."""
     deck = s.deck[p]
     n = len(top_first)
@@ -153,7 +155,11 @@ def discard_training_set_top(s: State, p: int) -> None:
     ts, ex = s.ts[p], s.ts_ex[p]
     if not ts:
         return
-    i = next((i for i in range(len(ts) - 1, -1, -1) if not ex[i]), len(ts) - 1)
+    i = len(ts) - 1
+    for k in range(len(ts) - 1, -1, -1):  # the newest ready card, else the newest
+        if not ex[k]:
+            i = k
+            break
     x = s.pop(TS + p, i)
     s.pop(TS_EX + p, i)
     s.put(DISCARD + p, x)
@@ -243,13 +249,13 @@ def remove_tool(s: State, x: int, caster: int) -> None:
     s.clear_card(x)
     s.put(DISCARD + owner, x)
     say(s, ev.TOOL_REMOVED, owner, x)
-    if s.card[x].legacy:
+    if s.facts[x].legacy:
         say(s, ev.LEGACY_DRAW, caster, x)
         draw(s, caster, 1)
 
 
 # -- choices (R23) -----------------------------------------------------------------------------------
-def ask(s: State, p: int, source: int, step: str, options, labels: str, data: tuple = (),
+def ask(s: State, p: int, source: int, step: str, options: Any, labels: str, data: tuple = (),
         may: bool = False, secret: bool = False) -> None:
     """Ask player p to choose among ``options`` (R23); the answer goes to
     ``s.effect[source].answers[step](s, p, value, data)``.
@@ -280,10 +286,10 @@ def ask_discard(s: State, p: int, source: int) -> None:
 # -- Deprecation (R15, R16) ---------------------------------------------------------------------------
 def check_deprecation(s: State) -> None:
     """Systems whose Flags reached their Trust leave together (R15), active player's first."""
-    doomed = []
+    doomed: list[int] = []
     for o in (s.active, 1 - s.active):
         for x in s.systems[o]:
-            if s.flags[x] >= s.card[x].tru:
+            if s.flags[x] >= s.facts[x].tru:
                 doomed.append(x)
     if doomed:
         s.assign("doom", (tuple(doomed), ()))
@@ -293,20 +299,22 @@ def check_deprecation(s: State) -> None:
 def settle_doom(s: State) -> None:
     """Go on with the Deprecations in progress: first any Model Card question (R16), then the
     Systems leave together, then their triggers, active player's first (R15)."""
-    doomed, asked = s.doom
+    doom = s.doom
+    assert doom is not None
+    doomed, asked = doom
     for x in doomed:
         owner = s.owner[x]
-        if x not in s.systems[owner] or s.flags[x] < s.card[x].tru or x in asked:
+        if x not in s.systems[owner] or s.flags[x] < s.facts[x].tru or x in asked:
             continue
-        if not s.model_card_used[owner] and any(s.effect[t].saves_from_deprecation for t in s.tools[owner]):
+        if not s.model_card_used[owner] and _has_model_card(s, owner):
             s.assign("doom", (doomed, asked + (x,)))
             s.assign("decision", Decision(owner, MODEL_CARD, "save", (True, False), "yes-no", (x,)))
             return
     s.assign("doom", None)
-    leaving = []
+    leaving: list[tuple[int, bool]] = []
     for x in doomed:
         owner = s.owner[x]
-        if x in s.systems[owner] and s.flags[x] >= s.card[x].tru:
+        if x in s.systems[owner] and s.flags[x] >= s.facts[x].tru:
             leaving.append((x, abilities_lost(s, x)))
     for x, _ in leaving:  # they leave together
         owner = s.owner[x]
@@ -320,6 +328,14 @@ def settle_doom(s: State) -> None:
             trigger(s, s.owner[x], x)
             if s.over:
                 return
+
+
+def _has_model_card(s: State, p: int) -> bool:
+    """R16: player p controls a Tool that can save a System from Deprecation (Model Card)."""
+    for t in s.tools[p]:
+        if s.effect[t].saves_from_deprecation:
+            return True
+    return False
 
 
 def answer_model_card(s: State, p: int, yes: bool, x: int) -> None:

@@ -1,0 +1,206 @@
+"""The part of a game that computer players use at every move: :class:`GameCore`.
+
+:class:`tokens_edu.Game` is a ``GameCore`` plus everything made for people (actions as text,
+explanations, records, tables, views). A simulation's inner loop only asks who is to act, for
+the legal moves, for a player's view, and plays or takes back a move; those live here, next to
+the rules, so they are compiled with the engine (see ``tokens_edu/_build.py``) and a move costs
+no Python-level call at all when a compiled bot plays it.
+
+A ``GameCore`` keeps the :class:`~tokens_edu.engine.state.State`, the moves played (with the
+marks that undo them), and what was worked out about the current position (the legal moves,
+and for :class:`~tokens_edu.Game` its actions), forgotten at every change.
+
+The module-level functions (:func:`to_act_of`, :func:`moves_of`, :func:`view_of`) are what
+compiled bots call: a ``Game`` is a Python subclass, and compiled code reaches a function of
+its own module faster than a method looked up on a Python class.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mypy_extensions import mypyc_attr
+
+from ..errors import IllegalAction
+from .flow import legal_moves, play
+from .state import State
+from .view import PlayerView
+
+__all__ = ["GameCore", "to_act_of", "moves_of", "view_of", "push_move"]
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class GameCore:
+    """A position, the moves that led there, and the legal moves now: the fast path of
+    :class:`~tokens_edu.Game` (``legal_moves``, ``push``, ``pop``, ``view``, ``to_act``...).
+
+    Make games with :meth:`Game.new` and its siblings, not with this class.
+    """
+
+    def __init__(self, state: State) -> None:
+        """Hold ``state`` with no history (nothing before it can be undone)."""
+        self._s = state
+        self._history: list[int] = []  # per move played: move, player, trail mark, events mark (flat)
+        self._texts: list[str | None] = []  # each action's text, or None until somebody asks
+        self._log: list[Any] = []  # LogEvents made so far from state.events (a prefix)
+        self._moves: list[int] | None = None  # the legal moves of now, once worked out
+        self._actions: list[Any] | None = None  # their Actions (made by Game when asked)
+        self._by_text: dict[str, int] | None = None  # an action's text -> its index (Game)
+        self._views: tuple[PlayerView, PlayerView] | None = None  # the two live views, once asked for
+
+    # -- reading the position -----------------------------------------------------------------
+    @property
+    def to_act(self) -> int | None:
+        """The player (0/1) who decides now; None when the game is over."""
+        return to_act_of(self)
+
+    @property
+    def active(self) -> int:
+        """Whose turn it is (0/1)."""
+        return self._s.active
+
+    @property
+    def turn(self) -> int:
+        """The turn number: 1 for the first player's first turn, 0 during setup."""
+        return self._s.turn
+
+    @property
+    def over(self) -> bool:
+        """True once someone reached 15 Tokens or the turn limit ended the game (R25)."""
+        return self._s.over
+
+    @property
+    def winner(self) -> int | None:
+        """The winner (0/1), or None while playing and after a draw."""
+        return self._s.winner
+
+    # -- moves ---------------------------------------------------------------------------------
+    def legal_moves(self) -> list[int]:
+        """The legal moves as the engine's small ints, in the order of :meth:`legal_actions`.
+
+        The fast path for computer players and simulations: :meth:`push` plays one,
+        :meth:`action` makes its :class:`Action`. See :mod:`tokens_edu.engine.moves`.
+        """
+        return moves_of(self)
+
+    def push(self, move: Any) -> GameCore:
+        """Play ``move``, one of :meth:`legal_moves` (the fast twin of :meth:`apply`).
+
+        Raises:
+            IllegalAction: ``move`` is not legal now (the game is unchanged).
+        """
+        moves = moves_of(self)
+        if move not in moves:
+            raise _not_legal(move)
+        push_move(self, move, None)
+        return self
+
+    def _push(self, move: int, text: str | None) -> None:
+        """Play ``move`` (legal) and note its action text, if known."""
+        push_move(self, move, text)
+
+    def pop(self) -> int:
+        """Take back the last move and return it (the fast twin of :meth:`undo`).
+
+        Raises:
+            IllegalAction: there is nothing to undo.
+        """
+        h = self._history
+        if not h:
+            raise IllegalAction("There is nothing to undo: this is the start of the game.", action="undo")
+        n = len(h)
+        move, mark, emark = h[n - 4], h[n - 2], h[n - 1]
+        del h[n - 4:]
+        self._texts.pop()
+        s = self._s
+        s.undo_to(mark)
+        del s.events[emark:]
+        if len(self._log) > emark:
+            del self._log[emark:]
+        self._moves = None
+        self._actions = None
+        self._by_text = None
+        return move
+
+    def _index_of_move(self, move: Any) -> int:
+        """The index of ``move`` in :meth:`legal_moves`.
+
+        Raises:
+            IllegalAction: it is not a legal move now.
+        """
+        moves = moves_of(self)
+        if move not in moves:
+            raise _not_legal(move)
+        return moves.index(move)
+
+    def _forget(self) -> None:
+        """Drop what was worked out about the current position (it changed)."""
+        self._moves = None
+        self._actions = None
+        self._by_text = None
+
+    # -- views -----------------------------------------------------------------------------------
+    def view(self, player: Any) -> PlayerView:
+        """A live, read-only :class:`PlayerView` of what ``player`` may see: the cheap way for
+        a computer player to look at the game (card ids as in :meth:`legal_moves`).
+
+        Raises:
+            ValueError: player is not 0 or 1.
+        """
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player <= 1:
+            raise ValueError(f"A player is 0 or 1, not {player!r:.40}.")
+        return view_of(self, player)
+
+
+def to_act_of(g: GameCore) -> int | None:
+    """``g.to_act``: who decides now (0/1), None when the game is over."""
+    s = g._s
+    if s.over:
+        return None
+    d = s.decision
+    return d.player if d is not None else s.active
+
+
+def moves_of(g: GameCore) -> list[int]:
+    """``g.legal_moves()``: the legal moves of now, worked out once per position."""
+    moves = g._moves
+    if moves is None:
+        moves = g._moves = legal_moves(g._s)
+    return moves
+
+
+def view_of(g: GameCore, player: int) -> PlayerView:
+    """``g.view(player)`` for a player known to be 0 or 1."""
+    views = g._views
+    if views is None:
+        views = g._views = (PlayerView(g._s, 0), PlayerView(g._s, 1))
+    return views[player]
+
+
+def push_move(g: GameCore, move: int, text: str | None) -> None:
+    """Play ``move`` (known to be legal) in ``g``, noting its text (None: made when asked)."""
+    s = g._s
+    d = s.decision
+    mark, emark = len(s.trail), len(s.events)
+    h = g._history
+    h.append(move)
+    h.append(d.player if d is not None else s.active)
+    h.append(mark)
+    h.append(emark)
+    g._texts.append(text)
+    g._moves = None
+    g._actions = None
+    g._by_text = None
+    try:
+        play(s, move)
+    except BaseException:  # a bug must never leave a half-changed game behind
+        s.undo_to(mark)
+        del s.events[emark:]
+        del h[len(h) - 4:]
+        g._texts.pop()
+        raise
+
+
+def _not_legal(move: Any) -> IllegalAction:
+    return IllegalAction(f"{move!r:.40} is not one of the legal moves now (see game.legal_moves()).",
+                         action=str(move)[:40])

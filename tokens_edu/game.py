@@ -28,7 +28,7 @@ from .actions import Action, normalize
 from .cards import Card
 from .decks import Deck, deck_problems_text
 from .engine.core import GameCore
-from .engine.events import CHOOSE_SECRET
+from .engine.events import CHOOSE_SECRET, KIND
 from .engine.rules import WINNING_TOKENS
 from .errors import DeckError, IllegalAction, RecordError, ScenarioError
 from .explain import why_illegal
@@ -230,10 +230,12 @@ class Game(GameCore):
     def log(self) -> tuple[LogEvent, ...]:
         """The events so far, oldest first (each a :class:`LogEvent`)."""
         events = self._s.events
-        done = len(self._log)
+        texts = self._log  # the sentences, kept once made (a LogEvent is rebuilt from its event)
+        done = len(texts)
         if done < len(events):
-            self._log.extend(log_events(self._s, self._names, events[done:], self._title))
-        return tuple(self._log)
+            texts.extend(e.text for e in log_events(self._s, self._names, events[done:], self._title))
+        kind = KIND
+        return tuple([LogEvent(e[1], e[2], kind[e[0]], text) for e, text in zip(events, texts)])
 
     def log_for(self, player: int) -> tuple[LogEvent, ...]:
         """The log as ``player`` (0/1) reads it: like :attr:`log`, but their own secret choices

@@ -17,6 +17,7 @@ its own module faster than a method looked up on a Python class.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -40,9 +41,10 @@ class GameCore:
     def __init__(self, state: State) -> None:
         """Hold ``state`` with no history (nothing before it can be undone)."""
         self._s = state
-        self._history: list[int] = []  # per move played: move, player, trail mark, events mark (flat)
+        # per move played: move, player, trail mark, events mark (flat; 8 bytes each)
+        self._history: array[int] = array("q")
         self._texts: list[str | None] = []  # each action's text, or None until somebody asks
-        self._log: list[Any] = []  # LogEvents made so far from state.events (a prefix)
+        self._log: list[str] = []  # the log's sentences made so far, one per event (a prefix)
         self._moves: list[int] | None = None  # the legal moves of now, once worked out
         self._actions: list[Any] | None = None  # their Actions (made by Game when asked)
         self._by_text: dict[str, int] | None = None  # an action's text -> its index (Game)
@@ -183,10 +185,7 @@ def push_move(g: GameCore, move: int, text: str | None) -> None:
     d = s.decision
     mark, emark = len(s.trail), len(s.events)
     h = g._history
-    h.append(move)
-    h.append(d.player if d is not None else s.active)
-    h.append(mark)
-    h.append(emark)
+    h.extend((move, d.player if d is not None else s.active, mark, emark))
     g._texts.append(text)
     g._moves = None
     g._actions = None

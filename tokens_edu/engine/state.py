@@ -75,12 +75,11 @@ TOOLS: Final = 26
 RESOLVING: Final = 28
 _DEFAULTS: Final = (False, 0, -1, 0, -1, -1, -1, -1, -1)  # per-card values of a card not in play
 
-# Trail entry kinds.
+# Trail entry kinds (the low 3 bits of a write's last trail item).
 _SET: Final = 0
 _ASSIGN: Final = 1
 _PUT: Final = 2
 _TAKE: Final = 3
-_POP: Final = 4
 _INSERT: Final = 5
 _REWRITE: Final = 6
 
@@ -286,17 +285,17 @@ class State:
                       self.tools[0], self.tools[1], self.resolving[0], self.resolving[1]]
 
     # -- writes (each records its inverse) -------------------------------------------------------
-    # The trail is one flat list: each write appends its numbers, then its kind last, so undo
-    # pops the kind first and knows how many numbers to take back (flat: half the memory of
-    # a tuple per write).
+    # The trail is one flat list: each write appends its numbers, then one small int last that
+    # holds both the list's number and the write's kind (``number << 3 | kind``), so undo pops
+    # it first and knows how many numbers to take back. Flat and small (Python keeps one copy
+    # of every int up to 256): a few bytes a write.
     def set(self, which: int, i: int, value: Any) -> None:
         """``lists[which][i] = value`` (a per-card or per-player value)."""
         lst = self.lists[which]
         trail = self.trail
-        trail.append(which)
         trail.append(i)
         trail.append(lst[i])
-        trail.append(_SET)
+        trail.append(which << 3 | _SET)
         lst[i] = value
 
     def assign(self, name: str, value: Any) -> None:
@@ -363,9 +362,7 @@ class State:
     def put(self, zone: int, x: Any) -> None:
         """Add card ``x`` at the end of zone ``zone`` (the top, for a deck)."""
         self.lists[zone].append(x)
-        trail = self.trail
-        trail.append(zone)
-        trail.append(_PUT)
+        self.trail.append(zone << 3 | _PUT)
 
     def take(self, zone: int, x: int) -> None:
         """Remove card ``x`` from zone ``zone`` (it must be there)."""
@@ -373,10 +370,9 @@ class State:
         i = lst.index(x)
         del lst[i]
         trail = self.trail
-        trail.append(zone)
         trail.append(i)
         trail.append(x)
-        trail.append(_TAKE)
+        trail.append(zone << 3 | _TAKE)
 
     def pop(self, zone: int, i: int = -1) -> Any:
         """Remove and return the item at index ``i`` of ``zone`` (default: the last, a deck's top)."""
@@ -385,36 +381,32 @@ class State:
             i += len(lst)
         x = lst.pop(i)
         trail = self.trail
-        trail.append(zone)
         trail.append(i)
         trail.append(x)
-        trail.append(_TAKE)
+        trail.append(zone << 3 | _TAKE)
         return x
 
     def insert(self, zone: int, i: int, x: Any) -> None:
         """Insert ``x`` at index ``i`` of ``zone`` (0 is a deck's bottom)."""
         self.lists[zone].insert(i, x)
         trail = self.trail
-        trail.append(zone)
         trail.append(i)
-        trail.append(_INSERT)
+        trail.append(zone << 3 | _INSERT)
 
     def rewrite(self, zone: int, items: Any) -> None:
         """Replace the whole content of ``zone`` with ``items``."""
         lst = self.lists[zone]
         trail = self.trail
-        trail.append(zone)
         trail.append(tuple(lst))
-        trail.append(_REWRITE)
+        trail.append(zone << 3 | _REWRITE)
         lst[:] = items
 
     def shuffle(self, zone: int) -> None:
         """Shuffle ``zone`` with the game's next random generator (see :meth:`rng`)."""
         lst = self.lists[zone]
         trail = self.trail
-        trail.append(zone)
         trail.append(tuple(lst))
-        trail.append(_REWRITE)
+        trail.append(zone << 3 | _REWRITE)
         # random.shuffle's own steps, written out so a game's set-up costs less (the same
         # generator calls in the same order give the same order of cards).
         rng = self.rng()
@@ -437,25 +429,25 @@ class State:
         trail, lists = self.trail, self.lists
         while len(trail) > mark:
             op: int = trail.pop()
-            if op == _SET:
+            kind = op & 7
+            if kind == _SET:
                 old = trail.pop()
                 i: int = trail.pop()
-                lists[trail.pop()][i] = old
-            elif op == _TAKE:
+                lists[op >> 3][i] = old
+            elif kind == _TAKE:
                 x = trail.pop()
                 i = trail.pop()
-                lists[trail.pop()].insert(i, x)
-            elif op == _PUT:
-                lists[trail.pop()].pop()
-            elif op == _ASSIGN:
+                lists[op >> 3].insert(i, x)
+            elif kind == _PUT:
+                lists[op >> 3].pop()
+            elif kind == _ASSIGN:
                 old = trail.pop()
                 self._restore(trail.pop(), old)
-            elif op == _INSERT:
+            elif kind == _INSERT:
                 i = trail.pop()
-                del lists[trail.pop()][i]
+                del lists[op >> 3][i]
             else:
-                saved = trail.pop()
-                lists[trail.pop()][:] = saved
+                lists[op >> 3][:] = trail.pop()
 
     def clear_card(self, x: int) -> None:
         """Reset card ``x``'s per-card values as it leaves play (recorded)."""

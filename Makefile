@@ -2,20 +2,30 @@
 #   make serve   serve the lessons to a class (http://127.0.0.1:8866/)
 #   make test    build .venv if needed, then run the whole test suite and the notebook smoke test
 #   make lab     (for students who code) JupyterLab on notebooks/ with the project's kernel
-# Also: make teacher (the teacher dashboard), make bench (benchmarks/*.py), make clean (remove
-# .venv and build leftovers).
+# Also: make teacher (the teacher dashboard), make bench (benchmarks/*.py), make build (compile
+# the engine core again, e.g. after changing it), make clean (remove .venv and build leftovers).
+# The engine core is compiled with mypyc when .venv is built (about a minute, see the README);
+# without a C compiler it installs as pure Python and says so. TOKENS_EDU_PURE_PYTHON=1 runs
+# the pure-Python engine instead of the compiled one (same games).
 # Options: make serve SERVE_ARGS="--pool-size 30 --data-dir /srv/answers"
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+BUILT  := $(VENV)/.compiled
 NOTEBOOK_DIRS := lessons notebooks
+# The compiled engine core's sources (tokens_edu/_compiled.py lists them): when one changes,
+# make test and make serve compile it again first.
+COMPILED_SOURCES := $(shell $(PYTHON) tokens_edu/_compiled.py 2>/dev/null)
+# The tests that run twice in make test: compiled, then with TOKENS_EDU_PURE_PYTHON=1.
+ENGINE_TESTS := tests/test_compiled.py tests/test_frozen_games.py tests/test_perft.py tests/test_rulings.py \
+	tests/test_card_effects.py tests/test_properties.py tests/test_bots.py tests/test_thinking_bots.py
 SERVE_ARGS ?=
 LAB_ARGS ?=
 TEACHER_ARGS ?=
 
-.PHONY: all venv test test-unit test-notebooks serve lab teacher bench clean
+.PHONY: all venv build test test-unit test-engine-pure test-notebooks serve lab teacher bench clean
 
 all: test
 
@@ -27,21 +37,41 @@ $(PY):
 # One pip call for the package and its test extras, so Voila, ipywidgets and JupyterLab are
 # resolved together (mismatched versions are the usual cause of widgets not showing in Voila).
 # Then register this venv's Python as the "python3" kernel inside the venv, so lessons run
-# here and not in some other Python on the machine.
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --disable-pip-version-check -e '.[test]'
+# here and not in some other Python on the machine. The install compiles the engine core
+# (setup.py); TOKENS_EDU_PURE_PYTHON chooses the engine at run time, so it is unset here.
+$(STAMP): pyproject.toml setup.py | $(PY)
+	env -u TOKENS_EDU_PURE_PYTHON $(PY) -m pip install --disable-pip-version-check -e '.[test]'
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (tokens-edu)"
+	@$(PY) -c "import tokens_edu, tokens_edu._compiled as c; print('tokens-edu', tokens_edu.__version__, '-', c.describe())"
+	touch $(BUILT) $@
+
+# The engine core again, when one of its sources changed since it was compiled (the first
+# install above compiled it already and touched this stamp: then nothing is newer).
+$(BUILT): $(COMPILED_SOURCES) | $(STAMP)
+	@if [ ! -e $@ ] || [ -n "$$(find $(COMPILED_SOURCES) -newer $@)" ]; then \
+	  echo "env -u TOKENS_EDU_PURE_PYTHON $(PY) -m pip install --no-deps -e ."; \
+	  env -u TOKENS_EDU_PURE_PYTHON $(PY) -m pip install --disable-pip-version-check --no-deps -e . && \
+	  $(PY) -c "import tokens_edu, tokens_edu._compiled as c; print('tokens-edu', tokens_edu.__version__, '-', c.describe())"; \
+	fi
 	touch $@
 
-test: test-unit test-notebooks
+build: $(STAMP)
+	rm -f $(BUILT)
+	$(MAKE) $(BUILT)
+
+test: test-unit test-engine-pure test-notebooks
 
 # pytest's exit code 5 ("no tests collected") fails make like any other non-zero code.
-test-unit: $(STAMP)
+test-unit: $(STAMP) $(BUILT)
 	$(PY) -m pytest tests
+
+# The engine and bot tests again on the pure-Python engine: both must play the same games.
+test-engine-pure: $(STAMP) $(BUILT)
+	TOKENS_EDU_PURE_PYTHON=1 $(PY) -m pytest $(ENGINE_TESTS)
 
 # Every lesson and notebook must run top to bottom (nbval-lax: cells may not raise; outputs are
 # not compared). Answers saved by the notebooks go to a throwaway folder.
-test-notebooks: $(STAMP)
+test-notebooks: $(STAMP) $(BUILT)
 	@dirs=""; for d in $(NOTEBOOK_DIRS); do \
 	  if [ -n "$$(find $$d -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null | head -n 1)" ]; then dirs="$$dirs $$d/"; fi; \
 	done; \
@@ -50,24 +80,25 @@ test-notebooks: $(STAMP)
 	echo "TOKENS_EDU_DATA=$$data $(PY) -m pytest --nbval-lax --nbval-current-env$$dirs"; \
 	env -u JUPYTERHUB_USER -u TOKENS_EDU_DB_URL TOKENS_EDU_DATA="$$data" $(PY) -m pytest --nbval-lax --nbval-current-env $$dirs
 
-serve: $(STAMP)
+serve: $(STAMP) $(BUILT)
 	$(VENV)/bin/tokens-edu serve $(SERVE_ARGS)
 
 # JupyterLab on the notebooks folder; the "python3" kernel is this venv's (see $(STAMP)).
 # Options go in LAB_ARGS, e.g. make lab LAB_ARGS="--no-browser --port 8890". As root (a
 # container), JupyterLab refuses to start without --allow-root, so it is added then.
 LAB_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
-lab: $(STAMP)
+lab: $(STAMP) $(BUILT)
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # The teacher dashboard (answers, progress, answer wall, games) at http://127.0.0.1:8867/
 # Options: make teacher TEACHER_ARGS="--data-dir /srv/answers"
-teacher: $(STAMP)
+teacher: $(STAMP) $(BUILT)
 	$(VENV)/bin/tokens-edu teacher $(TEACHER_ARGS)
 
-bench: $(STAMP)
+bench: $(STAMP) $(BUILT)
 	@set -e; for f in benchmarks/*.py; do echo "== $$f"; $(PY) "$$f"; done
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis tokens_edu/_compiled.json
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+	find tokens_edu -name '*.so' -delete

@@ -199,3 +199,7 @@ def describe() -> str:
     if COMPILED:
         return f"engine: compiled with mypyc {record.get('mypy', '?')} ({len(MODULES)} modules)"
     return f"engine: pure Python ({REASON})"
+
+
+if __name__ == "__main__":  # `python tokens_edu/_compiled.py`: the compiled sources (for the Makefile)
+    print(" ".join(str(source_path(m).relative_to(ROOT)) for m in MODULES))

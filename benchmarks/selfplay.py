@@ -1,41 +1,50 @@
-"""Self-play benchmark (issue 7): how fast the engine plays whole games on one core.
+"""Self-play benchmark (issues 7 and 22): how fast the engine plays whole games on one core,
+compiled and pure Python side by side.
 
-Prints, for the 45 pairings of the ten starter decks (each pairing played ``--rounds`` times,
-seeded):
+Each run is a fresh process, once with the compiled engine core and once with
+``TOKENS_EDU_PURE_PYTHON=1`` (the same source as plain Python), one after the other, so both
+see the same load on a shared machine. For the 45 pairings of the ten starter decks (each
+played ``--rounds`` times, seeded) a run measures:
 
 - Greedy-vs-Greedy and Random-vs-Random games/s on the fast path the simulations use
   (``bot.choose_move(game)`` + ``game.push(move)``), and Greedy-vs-Greedy through the public
   path (``game.apply(bot.choose(game))``, Actions and texts made every move);
 - engine steps/s: ``legal_moves()`` + ``push()`` alone (bots' time left out);
-- the bytes a finished Greedy game holds, full undo history included (cards and the effects
-  table are shared by every game, so they are not counted);
-- Greedy self-play's first-player win rate and average rounds (a round is both players' turns).
+- the bytes a finished Greedy game holds, full undo history included, before and after its
+  log is read (the cards, the effects table and the card tables a deck pairing's games share
+  are not counted: every game of the pairing uses the same ones);
+- Greedy self-play's first-player win rate and average rounds (the same both ways: the same
+  games are played).
 
-Games/s are measured in CPU time of this process (``time.process_time``), so other programs on
-a busy machine slow them less; wall-clock figures are printed too. Targets: 2,000 Greedy games/s
-(goal 4,000), 150,000 engine steps/s, under 40 KB per finished game.
+Games/s are measured in CPU time of the process (``time.process_time``), so other programs on
+a busy machine slow them less; the load average is printed before and after. Figures are
+min / median / max over ``--repeat`` runs; "compiled / pure" is the ratio of each run pair.
+Targets (issue 22): Greedy fast path at least 3x pure Python (goal 5x), at least 300,000
+engine steps/s, a finished game under 40 KB with its log read.
 
-Usage: python benchmarks/selfplay.py [--rounds N] [--repeat K] [--turn-limit T]
+Usage: python benchmarks/selfplay.py [--rounds N] [--repeat K] [--turn-limit T] [--only compiled|pure]
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from itertools import combinations
+from pathlib import Path
 from types import BuiltinFunctionType, FunctionType, ModuleType
-
-from tokens_edu import Game, load_cards, starter_decks
-from tokens_edu.bots import GreedyBot, RandomBot
-from tokens_edu.engine import EFFECTS
 
 
 def pairings(rounds: int):
     """(deck_a, deck_b, seed) for every pairing of the starter decks, ``rounds`` times, seats
     swapped every other round."""
+    from tokens_edu import starter_decks
+
     decks = starter_decks()
     seed = 0
     for r in range(rounds):
@@ -46,6 +55,9 @@ def pairings(rounds: int):
 
 def play_fast(kind: str, rounds: int, turn_limit: int) -> dict:
     """Play every pairing with ``choose_move`` + ``push``; return CPU and wall seconds and results."""
+    from tokens_edu import Game
+    from tokens_edu.bots import GreedyBot, RandomBot
+
     games = list(pairings(rounds))
     results = []
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -61,6 +73,9 @@ def play_fast(kind: str, rounds: int, turn_limit: int) -> dict:
 
 def play_public(rounds: int, turn_limit: int) -> dict:
     """Greedy self-play through ``apply(choose(game))`` (every Action and text made)."""
+    from tokens_edu import Game
+    from tokens_edu.bots import GreedyBot
+
     games = list(pairings(rounds))
     cpu0, wall0 = time.process_time(), time.perf_counter()
     for d0, d1, seed in games:
@@ -73,6 +88,9 @@ def play_public(rounds: int, turn_limit: int) -> dict:
 
 def engine_steps(rounds: int, turn_limit: int) -> dict:
     """Time ``legal_moves()`` + ``push()`` only, along Random self-play (bots' time left out)."""
+    from tokens_edu import Game
+    from tokens_edu.bots import RandomBot
+
     steps, spent = 0, 0.0
     clock = time.process_time
     for d0, d1, seed in pairings(rounds):
@@ -91,11 +109,14 @@ def engine_steps(rounds: int, turn_limit: int) -> dict:
     return {"steps": steps, "cpu": spent}
 
 
-def held_bytes(game: Game) -> int:
+def held_bytes(game) -> int:
     """Bytes of every object the game holds (its position, undo trail, history, log), not
-    counting what all games share: the cards, the effects table, code, small ints."""
+    counting what all games of its decks share: the cards, the effects table, the engine's card
+    tables (``GameCards``, ``CardFacts``), code, small ints."""
+    from tokens_edu import engine, load_cards
+
     shared: set[int] = set()
-    stack: list = [load_cards(), EFFECTS]
+    stack: list = [load_cards(), engine.EFFECTS, engine._TABLES, engine._FACTS]
     while stack:  # everything reachable from the shared roots
         obj = stack.pop()
         if id(obj) in shared or isinstance(obj, (type, ModuleType)):
@@ -119,60 +140,106 @@ def held_bytes(game: Game) -> int:
     return total
 
 
-def main() -> None:
-    """Run every measurement ``--repeat`` times and print min / median / max."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=10, help="times each of the 45 pairings is played (default 10)")
-    ap.add_argument("--repeat", type=int, default=5, help="runs of each measurement (default 5)")
-    ap.add_argument("--turn-limit", type=int, default=60)
-    args = ap.parse_args()
-    n = 45 * args.rounds
-    print(f"Self-play over the 45 starter-deck pairings x {args.rounds} ({n} games a run), turn limit "
-          f"{args.turn_limit}, one core, {args.repeat} runs; figures are min / median / max")
-
-    def line(label: str, values: list[float], unit: str) -> None:
-        print(f"  {label:<44} {min(values):10,.0f} / {statistics.median(values):10,.0f} / {max(values):10,.0f} {unit}")
-
-    greedy_cpu, greedy_wall, random_cpu, random_wall, public_cpu, steps = [], [], [], [], [], []
-    results = None
-    for _ in range(args.repeat):
-        g = play_fast("greedy", args.rounds, args.turn_limit)
-        greedy_cpu.append(g["games"] / g["cpu"])
-        greedy_wall.append(g["games"] / g["wall"])
-        results = g["results"]
-        r = play_fast("random", args.rounds, args.turn_limit)
-        random_cpu.append(r["games"] / r["cpu"])
-        random_wall.append(r["games"] / r["wall"])
-        pub = play_public(max(1, args.rounds // 5), args.turn_limit)
-        public_cpu.append(pub["games"] / pub["cpu"])
-        e = engine_steps(max(1, args.rounds // 5), args.turn_limit)
-        steps.append(e["steps"] / e["cpu"])
-    line("Greedy vs Greedy, fast path (CPU time)", greedy_cpu, "games/s")
-    line("Greedy vs Greedy, fast path (wall clock)", greedy_wall, "games/s")
-    line("Random vs Random, fast path (CPU time)", random_cpu, "games/s")
-    line("Random vs Random, fast path (wall clock)", random_wall, "games/s")
-    line("Greedy vs Greedy, apply(choose()) (CPU time)", public_cpu, "games/s")
-    line("engine steps, legal_moves + push (CPU time)", steps, "steps/s")
+def memory(turn_limit: int) -> dict:
+    """KB held by the first 20 pairings' finished Greedy games, before and after the log is read."""
+    from tokens_edu import Game
+    from tokens_edu.bots import GreedyBot
 
     sizes, logged = [], []
     for d0, d1, seed in list(pairings(1))[:20]:
-        game = Game.new(d0, d1, seed=seed, turn_limit=args.turn_limit)
+        game = Game.new(d0, d1, seed=seed, turn_limit=turn_limit)
         bots = (GreedyBot(), GreedyBot())
         while not game.over:
             game.push(bots[game.to_act].choose_move(game))
         sizes.append(held_bytes(game) / 1000)
         game.log  # a reader asked for the log: its sentences are kept from then on
         logged.append(held_bytes(game) / 1000)
-    for label, values in (("finished Greedy game with undo history", sizes),
-                          ("  ... after its log has been read", logged)):
-        print(f"  {label:<44} {min(values):10,.1f} / {statistics.median(values):10,.1f} / "
-              f"{max(values):10,.1f} KB")
+    return {"game": sizes, "logged": logged}
 
+
+def worker(args) -> None:
+    """One run in this process (compiled or pure, as ``import tokens_edu`` chose): print JSON."""
+    import tokens_edu.engine
+
+    g = play_fast("greedy", args.rounds, args.turn_limit)
+    r = play_fast("random", args.rounds, args.turn_limit)
+    pub = play_public(max(1, args.rounds // 5), args.turn_limit)
+    e = engine_steps(max(1, args.rounds // 5), args.turn_limit)
+    out = {"compiled": tokens_edu.engine.COMPILED,
+           "greedy_cpu": g["games"] / g["cpu"], "greedy_wall": g["games"] / g["wall"],
+           "random_cpu": r["games"] / r["cpu"], "random_wall": r["games"] / r["wall"],
+           "public_cpu": pub["games"] / pub["cpu"], "steps": e["steps"] / e["cpu"], "results": g["results"]}
+    if args.memory:
+        out.update(memory(args.turn_limit))
+    print(json.dumps(out))
+
+
+def _load() -> float:
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+
+
+def main() -> None:
+    """Run ``--repeat`` pairs of runs (compiled, then pure) and print min / median / max."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=10, help="times each of the 45 pairings is played (default 10)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs of each engine (default 5)")
+    ap.add_argument("--turn-limit", type=int, default=60)
+    ap.add_argument("--only", choices=("compiled", "pure"), help="measure one engine only")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--memory", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    engines = [args.only] if args.only else ["compiled", "pure"]
+    n = 45 * args.rounds
+    print(f"Self-play over the 45 starter-deck pairings x {args.rounds} ({n} games a run), turn limit "
+          f"{args.turn_limit}, one core, {args.repeat} runs of each engine, each a fresh process; figures are "
+          f"min / median / max. {os.cpu_count()} cores, load average {_load():.1f} at the start.", flush=True)
+    runs: dict[str, list[dict]] = {e: [] for e in engines}
+    for i in range(args.repeat):
+        for engine in engines:
+            env = {k: v for k, v in os.environ.items() if k != "TOKENS_EDU_PURE_PYTHON"}
+            if engine == "pure":
+                env["TOKENS_EDU_PURE_PYTHON"] = "1"
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--rounds", str(args.rounds),
+                   "--turn-limit", str(args.turn_limit)] + (["--memory"] if i == 0 else [])
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            result = json.loads(done.stdout.strip().splitlines()[-1])
+            if result["compiled"] != (engine == "compiled"):
+                raise SystemExit(f"asked for the {engine} engine, but the run was "
+                                 f"{'compiled' if result['compiled'] else 'pure'}: build it with make build")
+            runs[engine].append(result)
+        print(f"  run {i + 1} of {args.repeat} done, load average {_load():.1f}", flush=True)
+
+    def mmm(values: list[float], digits: int = 0) -> str:
+        return " / ".join(f"{v:,.{digits}f}" for v in (min(values), statistics.median(values), max(values)))
+
+    rows = [("Greedy vs Greedy, fast path (CPU time)", "greedy_cpu", "games/s"),
+            ("Greedy vs Greedy, fast path (wall clock)", "greedy_wall", "games/s"),
+            ("Random vs Random, fast path (CPU time)", "random_cpu", "games/s"),
+            ("Random vs Random, fast path (wall clock)", "random_wall", "games/s"),
+            ("Greedy vs Greedy, apply(choose()) (CPU time)", "public_cpu", "games/s"),
+            ("engine steps, legal_moves + push (CPU time)", "steps", "steps/s")]
+    print(f"{'':46}" + "".join(f"{e:>30}" for e in engines) + ("   compiled / pure" if len(engines) == 2 else ""))
+    for label, key, unit in rows:
+        line = f"  {label:<44}" + "".join(f"{mmm([r[key] for r in runs[e]]):>30}" for e in engines)
+        if len(engines) == 2:
+            ratios = [c[key] / p[key] for c, p in zip(runs["compiled"], runs["pure"])]
+            line += f"   {mmm(ratios, 2)}"
+        print(f"{line} {unit}")
+    for label, key in (("finished Greedy game with undo history", "game"), ("  ... after its log has been read", "logged")):
+        print(f"  {label:<44}" + "".join(f"{mmm(runs[e][0][key], 1):>30}" for e in engines) + "   KB")
+    results = runs[engines[0]][0]["results"]
+    if len(engines) == 2 and runs["compiled"][0]["results"] != runs["pure"][0]["results"]:
+        raise SystemExit("The compiled and pure engines played different games: that is a bug.")
     firsts = sum(1 for first, winner, _ in results if winner == first)
     decided = sum(1 for _, winner, _ in results if winner is not None)
     rounds = statistics.mean(turn / 2 for _, _, turn in results)
+    same = " (the same games compiled and pure)" if len(engines) == 2 else ""
     print(f"Greedy self-play ({len(results)} games): first player wins {firsts / len(results):.1%} "
-          f"({decided} decided, {len(results) - decided} draws), {rounds:.2f} rounds a game on average")
+          f"({decided} decided, {len(results) - decided} draws), {rounds:.2f} rounds a game on average{same}")
+    print(f"load average {_load():.1f} at the end")
 
 
 if __name__ == "__main__":

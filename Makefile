@@ -2,8 +2,9 @@
 #   make serve   serve the lessons to a class (http://127.0.0.1:8866/)
 #   make test    build .venv if needed, then run the whole test suite and the notebook smoke test
 #   make lab     (for students who code) JupyterLab on notebooks/ with the project's kernel
-# Also: make teacher (the teacher dashboard), make bench (benchmarks/*.py), make build (compile
-# the engine core again, e.g. after changing it), make clean (remove .venv and build leftovers).
+# Also: make test-fast (unit tests only, about 2 minutes), make teacher (the teacher dashboard),
+# make bench (benchmarks/*.py), make build (compile the engine core again, e.g. after changing
+# it), make clean (remove .venv and build leftovers).
 # The engine core is compiled with mypyc when .venv is built (about a minute, see the README);
 # without a C compiler it installs as pure Python and says so. TOKENS_EDU_PURE_PYTHON=1 runs
 # the pure-Python engine instead of the compiled one (same games).
@@ -19,13 +20,12 @@ NOTEBOOK_DIRS := lessons notebooks
 # make test and make serve compile it again first.
 COMPILED_SOURCES := $(shell $(PYTHON) tokens_edu/_compiled.py 2>/dev/null)
 # The tests that run twice in make test: compiled, then with TOKENS_EDU_PURE_PYTHON=1.
-ENGINE_TESTS := tests/test_compiled.py tests/test_frozen_games.py tests/test_perft.py tests/test_rulings.py \
-	tests/test_card_effects.py tests/test_properties.py tests/test_bots.py tests/test_thinking_bots.py
+ENGINE_TESTS := tests/engine tests/players
 SERVE_ARGS ?=
 LAB_ARGS ?=
 TEACHER_ARGS ?=
 
-.PHONY: all venv build test test-unit test-engine-pure test-notebooks serve lab teacher bench clean
+.PHONY: all venv build test test-fast test-unit test-engine-pure test-notebooks lint-imports serve lab teacher bench clean
 
 all: test
 
@@ -68,6 +68,15 @@ test-unit: $(STAMP) $(BUILT)
 # The engine and bot tests again on the pure-Python engine: both must play the same games.
 test-engine-pure: $(STAMP) $(BUILT)
 	TOKENS_EDU_PURE_PYTHON=1 $(PY) -m pytest $(ENGINE_TESTS)
+
+# The unit tests only (no browser, no PostgreSQL, no JupyterHub, no servers or notebooks): a
+# couple of minutes, for while you work. `make test` still runs everything.
+test-fast: $(STAMP) $(BUILT)
+	$(PY) -m pytest tests -m "not browser and not postgres and not hub and not slow"
+
+# The layers' import contracts (pyproject.toml, [tool.importlinter]); also run by the tests.
+lint-imports: $(STAMP)
+	$(VENV)/bin/lint-imports
 
 # Every lesson and notebook must run top to bottom (nbval-lax: cells may not raise; outputs are
 # not compared). Answers saved by the notebooks go to a throwaway folder.

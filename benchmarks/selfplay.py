@@ -56,7 +56,7 @@ def pairings(rounds: int):
 def play_fast(kind: str, rounds: int, turn_limit: int) -> dict:
     """Play every pairing with ``choose_move`` + ``push``; return CPU and wall seconds and results."""
     from tokens_edu import Game
-    from tokens_edu.bots import GreedyBot, RandomBot
+    from tokens_edu.players import GreedyBot, RandomBot
 
     games = list(pairings(rounds))
     results = []
@@ -74,7 +74,7 @@ def play_fast(kind: str, rounds: int, turn_limit: int) -> dict:
 def play_public(rounds: int, turn_limit: int) -> dict:
     """Greedy self-play through ``apply(choose(game))`` (every Action and text made)."""
     from tokens_edu import Game
-    from tokens_edu.bots import GreedyBot
+    from tokens_edu.players import GreedyBot
 
     games = list(pairings(rounds))
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -89,7 +89,7 @@ def play_public(rounds: int, turn_limit: int) -> dict:
 def engine_steps(rounds: int, turn_limit: int) -> dict:
     """Time ``legal_moves()`` + ``push()`` only, along Random self-play (bots' time left out)."""
     from tokens_edu import Game
-    from tokens_edu.bots import RandomBot
+    from tokens_edu.players import RandomBot
 
     steps, spent = 0, 0.0
     clock = time.process_time
@@ -143,7 +143,7 @@ def held_bytes(game) -> int:
 def memory(turn_limit: int) -> dict:
     """KB held by the first 20 pairings' finished Greedy games, before and after the log is read."""
     from tokens_edu import Game
-    from tokens_edu.bots import GreedyBot
+    from tokens_edu.players import GreedyBot
 
     sizes, logged = [], []
     for d0, d1, seed in list(pairings(1))[:20]:

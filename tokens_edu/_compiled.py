@@ -40,7 +40,9 @@ from pathlib import Path
 __all__ = ["MODULES", "GROUP", "RECORD", "COMPILED", "REASON", "activate", "describe", "source_digests"]
 
 #: The modules compiled with mypyc, as one compilation unit (calls between them are direct C
-#: calls). Everything they import from outside this list stays Python.
+#: calls): the engine, and the computer players' fast path (RandomBot and GreedyBot, and the
+#: features SearchBot and LearningBot measure). Everything they import from outside this list
+#: stays Python.
 MODULES = (
     "tokens_edu.engine.moves",
     "tokens_edu.engine.events",
@@ -51,6 +53,8 @@ MODULES = (
     "tokens_edu.engine.flow",
     "tokens_edu.engine.view",
     "tokens_edu.engine.core",
+    "tokens_edu.players.bots",
+    "tokens_edu.players.features",
 )
 #: mypyc's group name: the shared library holding all their code is ``tokens_edu/_core__mypyc*.so``.
 GROUP = "tokens_edu._core"

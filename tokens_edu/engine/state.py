@@ -130,7 +130,8 @@ class CardFacts:
     the engine is compiled), its effect, keyword bits and name number.
 
     Attributes:
-        card: the Card. kind: :data:`SYSTEM`, :data:`TOOL` or :data:`ACTION`. cost: its Cost.
+        card: the Card. name: its name. kind: :data:`SYSTEM`, :data:`TOOL` or :data:`ACTION`.
+        cost: its Cost.
         cap, tru, tokens: a System's Capability, Trust and Tokens (0 for other cards).
         trainable: R8's diamond. legacy: R20. big_data: N of "Big Data N" (R11), or -1.
         effect: its :class:`~tokens_edu.engine.effects.Effect`. kw: keyword bits
@@ -139,6 +140,7 @@ class CardFacts:
 
     def __init__(self, card: Card, effect: Effect, kw: int, name_id: int) -> None:
         self.card: Final[Card] = card
+        self.name: Final[str] = card.name
         kind = card.type
         self.kind: Final[int] = SYSTEM if kind == "System" else TOOL if kind == "Tool" else ACTION
         self.cost: Final[int] = card.cost

@@ -14,14 +14,25 @@ Every bot can say why: ``bot.explain(game)`` is a table of the options it weighe
 
 Every bot also has ``choose_move(game) -> int``, the fast path simulations use: it returns one
 of ``game.legal_moves()`` and ``game.push(move)`` plays it (no Action or text is made).
+
+This module is compiled with the engine core (``tokens_edu/_compiled.py``): GreedyBot decides
+thousands of times a second, in simulations and in SearchBot's imagined games. Its classes allow
+Python subclasses (a student's ``class MyBot(GreedyBot)``) and pickling (simulations send bots
+to other processes).
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any, ClassVar, Final
+
+from mypy_extensions import mypyc_attr
 
 from ..content.cards import Card
 from ..engine import moves as mv
+from ..engine.core import GameCore, moves_of, to_act_of, view_of
+from ..engine.state import ACTION, SYSTEM, TOOL, CardFacts
+from ..engine.view import PlayerView
 from ..errors import IllegalAction
 from ..game.actions import Action
 from . import thinking
@@ -29,16 +40,17 @@ from . import thinking
 __all__ = ["Bot", "RandomBot", "GreedyBot", "card_value"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot:
     """Base class: a computer player. Subclasses give :meth:`choose_move`."""
 
-    name = "Bot"
+    name: ClassVar[str] = "Bot"
 
-    def choose_move(self, game) -> int:  # pragma: no cover - interface
+    def choose_move(self, game: Any) -> int:  # pragma: no cover - interface
         """One of ``game.legal_moves()`` for the player ``game.to_act``."""
         raise NotImplementedError
 
-    def choose(self, game) -> Action:
+    def choose(self, game: Any) -> Action:
         """The bot's pick as an :class:`Action` (one of ``game.legal_actions()``).
 
         Raises:
@@ -48,7 +60,7 @@ class Bot:
             raise IllegalAction("The game is over: there is nothing left to choose.", "choose", "R25")
         return game.action(self.choose_move(game))
 
-    def explain(self, game, for_player: int | None = None):
+    def explain(self, game: Any, for_player: int | None = None) -> Any:
         """The options this bot weighs for the decision of the player to act, as a pandas
         DataFrame: at most five, its pick first, with its scores and a one-line reason in a
         student's words (see :mod:`tokens_edu.thinking` for the columns).
@@ -66,7 +78,24 @@ class Bot:
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
+    # Pickling and copying (simulations send bots to other processes; the registry copies a
+    # bot it is given). Compiled, a bot's own fields live in a C struct and a Python
+    # subclass's in its __dict__: both are kept (the compiler's default would keep the first).
+    def __getstate__(self) -> dict[str, Any]:
+        """The bot's attributes, for pickle and copy."""
+        state: dict[str, Any] = {}
+        extra = getattr(self, "__dict__", None)
+        if extra is not None:
+            state.update(extra)
+        return state
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore the attributes :meth:`__getstate__` gave."""
+        for key, value in state.items():
+            setattr(self, key, value)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot(Bot):
     """Picks a legal action uniformly at random.
 
@@ -74,15 +103,15 @@ class RandomBot(Bot):
         seed: int or None; the same seed makes the same choices in the same positions.
     """
 
-    name = "Random"
+    name: ClassVar[str] = "Random"
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
 
-    def choose_move(self, game) -> int:
+    def choose_move(self, game: Any) -> int:
         """A uniformly random legal move. Raises IllegalAction if the game is over."""
-        moves = game.legal_moves()
+        moves: list[int] = moves_of(game) if isinstance(game, GameCore) else game.legal_moves()
         if not moves:
             raise IllegalAction("The game is over: there is nothing left to choose.", "choose", "R25")
         return self._rng.choice(moves)
@@ -90,12 +119,19 @@ class RandomBot(Bot):
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed!r})"
 
-    def _explain_rows(self, game):
+    def __getstate__(self) -> dict[str, Any]:
+        """The bot's attributes (its seed and generator too), for pickle and copy."""
+        state = Bot.__getstate__(self)
+        state["seed"] = self.seed
+        state["_rng"] = self._rng
+        return state
+
+    def _explain_rows(self, game: Any) -> Any:
         return thinking._random_rows(self, game)
 
 
-def card_value(card: Card) -> float:
-    """A rough worth of a card for the bots: Systems by Tokens and stats, others small.
+def card_value(card: Any) -> float:
+    """A rough worth of a :class:`Card` for the bots: Systems by Tokens and stats, others small.
 
     Returns:
         float; higher is better to keep in hand or in play.
@@ -105,33 +141,38 @@ def card_value(card: Card) -> float:
     return 1.5 if card.type == "Tool" else 1.0
 
 
-_VALUES: dict[int, tuple] = {}  # id(card) -> (card, card_value(card))
+def _value(f: CardFacts) -> float:
+    """:func:`card_value` from a card's :class:`~tokens_edu.engine.state.CardFacts` (the same
+    sums of the same printed numbers, so the same float)."""
+    if f.kind == SYSTEM:
+        return 2.0 * f.tokens + 0.5 * (f.cap + f.tru) - 0.25 * f.cost
+    return 1.5 if f.kind == TOOL else 1.0
 
 
-def _value(card: Card) -> float:
-    """:func:`card_value`, worked out once per Card."""
-    hit = _VALUES.get(id(card))
-    if hit is None or hit[0] is not card:
-        hit = _VALUES[id(card)] = (card, card_value(card))
-    return hit[1]
-
-
-_USEFUL_ACTIONS = {"AI Career Path", "Cognitive Offload", "Training Data", "ImageNet"}
-_NO_TASK = {"Manual Override", "Ambiguous Input", "Retraining Pause", "Compliance Review", "Job Disruption"}
-_TOOL_REMOVAL = {"Defunct", "Discontinued", "Outdated", "Expired", "Obsolete"}
-_DRAW_TOOLS = {"Python", "CPU", "Feature Vector", "Tensor"}
+_USEFUL_ACTIONS: Final = frozenset({"AI Career Path", "Cognitive Offload", "Training Data", "ImageNet"})
+_NO_TASK: Final = frozenset({"Manual Override", "Ambiguous Input", "Retraining Pause", "Compliance Review",
+                             "Job Disruption"})
+_TOOL_REMOVAL: Final = frozenset({"Defunct", "Discontinued", "Outdated", "Expired", "Obsolete"})
+_DRAW_TOOLS: Final = frozenset({"Python", "CPU", "Feature Vector", "Tensor"})
 #: What one Token of a Task given up is worth in :func:`card_value` units (where a System's
 #: Tokens count twice, for the Tasks it will run). Chosen by measuring Greedy self-play over the
 #: starter-deck pairings: 0 (never weigh the Task) lets the second player win 67% of games;
 #: 1.75 gives the first player about half (benchmarks/selfplay.py prints the figure).
-TOKEN_VALUE = 1.75
+TOKEN_VALUE: Final = 1.75
 
 # Score tiers: GreedyBot takes the best-scoring move; a tier holds one kind of move.
-_WIN, _TRAIN, _DEPLOY_SYSTEM, _DEPLOY_TOOL, _USE, _AUDIT, _TASK, _ACTION = (
-    10_000.0, 1_000.0, 900.0, 800.0, 700.0, 600.0, 500.0, 400.0)
-_NEVER = -1.0
+_WIN: Final = 10_000.0
+_TRAIN: Final = 1_000.0
+_DEPLOY_SYSTEM: Final = 900.0
+_DEPLOY_TOOL: Final = 800.0
+_USE: Final = 700.0
+_AUDIT: Final = 600.0
+_TASK: Final = 500.0
+_ACTION: Final = 400.0
+_NEVER: Final = -1.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GreedyBot(Bot):
     """A fast rule-of-thumb player. In order of preference: train a low-value card (while the
     Training Set is small or the hand is big), deploy its best affordable System, deploy a Tool
@@ -143,165 +184,71 @@ class GreedyBot(Bot):
     and its legal moves. Deterministic: the same position gives the same choice.
     """
 
-    name = "Greedy"
+    name: ClassVar[str] = "Greedy"
 
-    def _explain_rows(self, game):
+    def _explain_rows(self, game: Any) -> Any:
         return thinking._greedy_rows(self, game)
 
-    def choose_move(self, game) -> int:
+    def choose_move(self, game: Any) -> int:
         """The bot's pick among ``game.legal_moves()``. Raises IllegalAction if the game is over."""
-        moves = game.legal_moves()
+        fast = isinstance(game, GameCore)  # a Game: the engine's own functions, no method look-ups
+        moves: list[int] = moves_of(game) if fast else game.legal_moves()
         if len(moves) <= 1:
             if not moves:
                 raise IllegalAction("The game is over: there is nothing left to choose.", "choose", "R25")
             return moves[0]
-        view = game.view(game.to_act)
+        view: PlayerView
+        if fast:
+            player = to_act_of(game)
+            assert player is not None
+            view = view_of(game, player)
+        else:
+            view = game.view(game.to_act)
         if moves[0] & 15 == mv.CHOOSE:
-            return moves[self._choose_option(view, view.decision())]
-        return self._best(view, moves)
-
-    def _best(self, view, moves: list[int]) -> int:
-        """The move with the highest :meth:`score` (the first of equals; end turn if none is
-        above 0), found without scoring every move: the tiers of :meth:`score` are far apart,
-        so the best tier that has a move decides (tests check both ways agree)."""
-        me = view.player
-        card = view.card
-        n = len(moves)
-        i = 0  # the moves come grouped by kind: train, deploy, task, audit, use, end
-        while moves[i] & 15 == mv.TRAIN:
-            i += 1
-        j = i
-        while moves[j] & 15 == mv.DEPLOY:
-            j += 1
-        k = j
-        while moves[k] & 15 == mv.TASK:
-            k += 1
-        u = k
-        while moves[u] & 15 == mv.AUDIT:
-            u += 1
-        trains, deploys, tasks, audits, uses = moves[:i], moves[i:j], moves[j:k], moves[k:u], moves[u:n - 1]
-        need = 15 - view.tokens(me)
-        for m in tasks:
-            if card(((m >> 4) & 0xFFF) - 1).tokens >= need:
-                return m
-        if trains and (view.training_set_size(me) < 6 or view.hand_size(me) > 3):
-            best, low = trains[0], None
-            for m in trains:
-                value = _value(card(((m >> 4) & 0xFFF) - 1))
-                if low is None or value < low:
-                    best, low = m, value
-            return best
-        best, high = -1, None
-        for m in deploys:
-            c = card(((m >> 4) & 0xFFF) - 1)
-            if c.type == "System":
-                value = _value(c)
-                if high is None or value > high:
-                    best, high = m, value
-        if best >= 0:
-            return best
-        have = None
-        for m in deploys:
-            c = card(((m >> 4) & 0xFFF) - 1)
-            if c.type == "Tool":
-                if have is None:
-                    have = {card(t).name for t in view.tools(me)}
-                if c.name not in have:
-                    return m
-        for m in uses:
-            _, a, b, _ = mv.decode(m)
-            if self._use_is_good(view, a, b):
-                return m
-        best, best_gain = -1, 0.0
-        if audits:  # audit_gain, with each System's numbers read once
-            seen: dict[int, tuple] = {}
-            task_value = TOKEN_VALUE
-            for m in audits:
-                a, t = ((m >> 4) & 0xFFF) - 1, ((m >> 16) & 0xFFF) - 1
-                them = seen.get(t)
-                if them is None:
-                    ct = card(t)
-                    them = seen[t] = (ct.tru - view.flags(t), view.cap(t) + (1 if view.has_keyword(t, "Adversarial") else 0),
-                                      _value(ct))
-                us = seen.get(a)
-                if us is None:
-                    ca = card(a)
-                    us = seen[a] = (view.cap(a), ca.tru - view.flags(a), _value(ca),
-                                    0.0 if view.task_barred(a) else task_value * ca.tokens)
-                if us[0] < them[0]:
-                    continue  # Deprecates nothing
-                gain = them[2] - (us[2] if them[1] >= us[1] else 0.0) - us[3]
-                if gain > best_gain:
-                    best, best_gain = m, gain
-        if best >= 0:
-            return best
-        if tasks:
-            return max(tasks, key=lambda m: card(((m >> 4) & 0xFFF) - 1).tokens)
-        for m in deploys:
-            _, a, b, c = mv.decode(m)
-            if c < 0 and card(a).type == "Action" and self._action_is_good(view, card(a), b):
-                return m
-        return moves[-1]  # end turn
+            decision = view.decision()
+            assert decision is not None
+            return moves[_choose_option(view, decision)]
+        return _best(view, moves)
 
     # -- decisions (R2, R3, R16, R23) -------------------------------------------------------------
     @staticmethod
-    def _choose_option(view, decision) -> int:
-        labels, options, _source, _step = decision
-        if labels == "first-second":
-            return 0  # go first
-        if labels == "keep-mulligan":
-            hand = [view.card(x) for x in view.hand()]
-            good = any(c.trainable for c in hand) and any(c.type == "System" and c.cost <= 2 for c in hand)
-            return 0 if good else 1
-        if labels == "yes-no":
-            return options.index(True)
-        if labels == "mode":
-            return options.index("a")
-        if labels == "top-bottom":
-            return options.index("top")
-        if labels == "flags":
-            return options.index(max(options))
-        if labels == "hand":  # discard the least useful card
-            return min(range(len(options)), key=lambda i: card_value(view.card(options[i])))
-        if labels == "pick":  # keep the most useful card
-            return max(range(len(options)), key=lambda i: card_value(view.card(options[i])))
-        return 0
+    def _choose_option(view: PlayerView, decision: tuple) -> int:
+        return _choose_option(view, decision)
 
     # -- the main phase ---------------------------------------------------------------------------
-    def score(self, view, move: int) -> float:
+    def score(self, view: PlayerView, move: int) -> float:
         """How much the bot likes ``move`` (higher is better; 0 or less: not worth it)."""
         kind, a, b, c = mv.decode(move)
         me = view.player
         if kind == mv.TASK:
-            tokens = view.card(a).tokens
+            tokens = view.facts(a).tokens
             return _WIN if view.tokens(me) + tokens >= 15 else _TASK + tokens
         if kind == mv.TRAIN:
             if view.training_set_size(me) < 6 or view.hand_size(me) > 3:
-                return _TRAIN - _value(view.card(a))
+                return _TRAIN - _value(view.facts(a))
             return _NEVER
         if kind == mv.DEPLOY:
-            card = view.card(a)
-            if card.type == "System":
-                return _DEPLOY_SYSTEM + _value(card)
-            if card.type == "Tool":
-                have = {view.card(t).name for t in view.tools(me)}
-                return _DEPLOY_TOOL if card.name not in have else _NEVER
-            if c < 0 and self._action_is_good(view, card, b):
+            f = view.facts(a)
+            if f.kind == SYSTEM:
+                return _DEPLOY_SYSTEM + _value(f)
+            if f.kind == TOOL:
+                return _DEPLOY_TOOL if f.name not in _tool_names(view, me) else _NEVER
+            if c < 0 and _action_is_good(view, f.name, b):
                 return _ACTION
             return _NEVER
         if kind == mv.AUDIT:
             gain = self.audit_gain(view, a, b)
             return _AUDIT + gain if gain > 0 else _NEVER
         if kind == mv.USE:
-            return _USE if self._use_is_good(view, a, b) else _NEVER
+            return _USE if _use_is_good(view, a, b) else _NEVER
         return _NEVER
 
     @staticmethod
-    def audit_gain(view, a: int, t: int) -> float:
+    def audit_gain(view: PlayerView, a: int, t: int) -> float:
         """What Audit a -> t is worth, in :func:`card_value` units: the System it Deprecates,
         minus the auditor if it falls too, minus the Task the auditor gives up (it turns
         sideways either way). 0 or less when the Audit Deprecates nothing."""
-        mine, theirs = view.card(a), view.card(t)
+        mine, theirs = view.facts(a), view.facts(t)
         dealt = view.cap(a)
         if view.flags(t) + dealt < theirs.tru:
             return 0.0
@@ -314,33 +261,186 @@ class GreedyBot(Bot):
         return gain
 
     @staticmethod
-    def _use_is_good(view, tool: int, target: int) -> bool:
-        name = view.card(tool).name
-        me = view.player
-        if target < 0:
-            return name in _DRAW_TOOLS
-        if name == "GPU":
-            return view.card(target).type == "System" and target in view.systems(me)
-        if name == "Human-in-the-Loop":
-            return target in view.systems(me) and view.flags(target) > 0
-        if name == "Fairness Check":
-            return target in view.systems(view.opponent)
-        if name == "RAM":
-            return True
-        return False
+    def _use_is_good(view: PlayerView, tool: int, target: int) -> bool:
+        return _use_is_good(view, tool, target)
 
     @staticmethod
-    def _action_is_good(view, card: Card, target: int) -> bool:
-        name = card.name
-        if name in _USEFUL_ACTIONS:
-            return True
-        theirs = view.systems(view.opponent)
-        if name == "Bias in Data":
-            return target in theirs and view.flags(target) + 1 >= view.card(target).tru
-        if name in _NO_TASK:
-            return target in theirs and view.card(target).tokens >= 3
-        if name in _TOOL_REMOVAL:
-            return target in view.tools(view.opponent)
-        if name == "Mandatory Recall":
-            return len(theirs) >= 2
-        return False
+    def _action_is_good(view: PlayerView, card: Card, target: int) -> bool:
+        return _action_is_good(view, card.name, target)
+
+
+def _card_of(m: int) -> int:
+    """The first card id of move m (the card trained, deployed, tasked, auditing or used)."""
+    return ((m >> 4) & 0xFFF) - 1
+
+
+def _best(view: PlayerView, moves: list[int]) -> int:
+    """GreedyBot's move with the highest :meth:`GreedyBot.score` (the first of equals; end turn
+    if none is above 0), found without scoring every move: the tiers of the score are far
+    apart, so the best tier that has a move decides (tests check both ways agree)."""
+    me = view.player
+    n = len(moves)
+    i = 0  # the moves come grouped by kind: train, deploy, task, audit, use, end
+    while moves[i] & 15 == mv.TRAIN:
+        i += 1
+    j = i
+    while moves[j] & 15 == mv.DEPLOY:
+        j += 1
+    k = j
+    while moves[k] & 15 == mv.TASK:
+        k += 1
+    u = k
+    while moves[u] & 15 == mv.AUDIT:
+        u += 1
+    need = 15 - view.tokens(me)
+    for x in range(j, k):  # a Task that wins
+        m = moves[x]
+        if view.facts(_card_of(m)).tokens >= need:
+            return m
+    if i > 0 and (view.training_set_size(me) < 6 or view.hand_size(me) > 3):
+        best = moves[0]
+        low = _value(view.facts(_card_of(best)))
+        for x in range(1, i):
+            m = moves[x]
+            value = _value(view.facts(_card_of(m)))
+            if value < low:
+                best, low = m, value
+        return best
+    best = -1
+    high = 0.0
+    for x in range(i, j):  # the best System to deploy
+        m = moves[x]
+        f = view.facts(_card_of(m))
+        if f.kind == SYSTEM:
+            value = _value(f)
+            if best < 0 or value > high:
+                best, high = m, value
+    if best >= 0:
+        return best
+    have: set[str] | None = None
+    for x in range(i, j):  # a Tool it has not got
+        m = moves[x]
+        f = view.facts(_card_of(m))
+        if f.kind == TOOL:
+            if have is None:
+                have = _tool_names(view, me)
+            if f.name not in have:
+                return m
+    for x in range(u, n - 1):
+        m = moves[x]
+        if _use_is_good(view, _card_of(m), ((m >> 16) & 0xFFF) - 1):
+            return m
+    best = -1
+    best_gain = 0.0
+    if u > k:  # audit_gain, with each System's numbers read once
+        them_left: dict[int, int] = {}  # System -> Trust left, the Flags it deals back, its value
+        them_back: dict[int, int] = {}
+        them_value: dict[int, float] = {}
+        us_cap: dict[int, int] = {}  # auditor -> CAP, Trust left, value, the Task it gives up
+        us_left: dict[int, int] = {}
+        us_value: dict[int, float] = {}
+        us_task: dict[int, float] = {}
+        for x in range(k, u):
+            m = moves[x]
+            a, t = _card_of(m), ((m >> 16) & 0xFFF) - 1
+            if t not in them_left:
+                ft = view.facts(t)
+                them_left[t] = ft.tru - view.flags(t)
+                them_back[t] = view.cap(t) + (1 if view.has_keyword(t, "Adversarial") else 0)
+                them_value[t] = _value(ft)
+            if a not in us_cap:
+                fa = view.facts(a)
+                us_cap[a] = view.cap(a)
+                us_left[a] = fa.tru - view.flags(a)
+                us_value[a] = _value(fa)
+                us_task[a] = 0.0 if view.task_barred(a) else TOKEN_VALUE * fa.tokens
+            if us_cap[a] < them_left[t]:
+                continue  # Deprecates nothing
+            gain = them_value[t] - (us_value[a] if them_back[t] >= us_left[a] else 0.0) - us_task[a]
+            if gain > best_gain:
+                best, best_gain = m, gain
+    if best >= 0:
+        return best
+    if k > j:  # the Task that earns the most (the first of equals)
+        best = moves[j]
+        most = view.facts(_card_of(best)).tokens
+        for x in range(j + 1, k):
+            m = moves[x]
+            tokens = view.facts(_card_of(m)).tokens
+            if tokens > most:
+                best, most = m, tokens
+        return best
+    for x in range(i, j):  # a useful Action
+        m = moves[x]
+        if ((m >> 28) & 0xFFF) - 1 < 0:
+            f = view.facts(_card_of(m))
+            if f.kind == ACTION and _action_is_good(view, f.name, ((m >> 16) & 0xFFF) - 1):
+                return m
+    return moves[n - 1]  # end turn
+
+
+def _tool_names(view: PlayerView, p: int) -> set[str]:
+    """The names of player p's Tools in play."""
+    return {view.facts(t).name for t in view.tools(p)}
+
+
+def _choose_option(view: PlayerView, decision: tuple) -> int:
+    """GreedyBot's answer to a decision (R2, R3, R16, R23): the index of its option."""
+    labels, options = decision[0], decision[1]
+    if labels == "first-second":
+        return 0  # go first
+    if labels == "keep-mulligan":
+        trainable = cheap_system = False
+        for x in view.hand():
+            f = view.facts(x)
+            trainable = trainable or f.trainable
+            cheap_system = cheap_system or (f.kind == SYSTEM and f.cost <= 2)
+        return 0 if trainable and cheap_system else 1
+    if labels == "yes-no":
+        return options.index(True)
+    if labels == "mode":
+        return options.index("a")
+    if labels == "top-bottom":
+        return options.index("top")
+    if labels == "flags":
+        return options.index(max(options))
+    if labels == "hand" or labels == "pick":  # discard the least useful card; keep the most useful
+        best = 0
+        value = _value(view.facts(options[0]))
+        for i in range(1, len(options)):
+            v = _value(view.facts(options[i]))
+            if (v < value) if labels == "hand" else (v > value):
+                best, value = i, v
+        return best
+    return 0
+
+
+def _use_is_good(view: PlayerView, tool: int, target: int) -> bool:
+    name = view.facts(tool).name
+    me = view.player
+    if target < 0:
+        return name in _DRAW_TOOLS
+    if name == "GPU":
+        return view.facts(target).kind == SYSTEM and target in view.systems(me)
+    if name == "Human-in-the-Loop":
+        return target in view.systems(me) and view.flags(target) > 0
+    if name == "Fairness Check":
+        return target in view.systems(view.opponent)
+    if name == "RAM":
+        return True
+    return False
+
+
+def _action_is_good(view: PlayerView, name: str, target: int) -> bool:
+    if name in _USEFUL_ACTIONS:
+        return True
+    theirs = view.systems(view.opponent)
+    if name == "Bias in Data":
+        return target in theirs and view.flags(target) + 1 >= view.facts(target).tru
+    if name in _NO_TASK:
+        return target in theirs and view.facts(target).tokens >= 3
+    if name in _TOOL_REMOVAL:
+        return target in view.tools(view.opponent)
+    if name == "Mandatory Recall":
+        return len(theirs) >= 2
+    return False

@@ -8,13 +8,18 @@ a chance of winning where its imagined games stop.
 Every feature reads only what that player may see (:class:`~tokens_edu.game.PlayerView`: the
 board, both Token counts, hand and Training Set sizes); none reads the opponent's hand or
 either deck's order. :data:`FEATURES` names them, in order, with a meaning in a student's words.
+
+This module is compiled with the engine core (``tokens_edu/_compiled.py``): SearchBot measures
+every imagined game it stops with it, LearningBot every move it weighs.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Final
 
 from ..engine.rules import WINNING_TOKENS
+from ..engine.view import PlayerView
 
 __all__ = ["FEATURES", "MEANINGS", "features", "win_chance", "EVAL_WEIGHTS"]
 
@@ -43,7 +48,7 @@ FEATURES = tuple(name for name, _ in FEATURES_AND_MEANINGS)
 MEANINGS = dict(FEATURES_AND_MEANINGS)
 
 
-def features(view) -> list[float]:
+def features(view: PlayerView) -> list[float]:
     """The features of a position as ``view.player`` sees it, in the order of :data:`FEATURES`.
 
     Args:
@@ -55,14 +60,16 @@ def features(view) -> list[float]:
     """
     p = view.player
     q = 1 - p
-    card = view.card
-    out = []
+    out: list[float] = []
     power = [0, 0]
-    systems = [None, None]
+    systems: list[list[int]] = [[], []]
     for o in (p, q):
         mine = view.systems(o)
         systems[o] = mine
-        power[o] = sum(card(x).tokens for x in mine)
+        total = 0
+        for x in mine:
+            total += view.facts(x).tokens
+        power[o] = total
     tp, tq = view.tokens(p), view.tokens(q)
     out.append(tp / WINNING_TOKENS)
     out.append(tq / WINNING_TOKENS)
@@ -75,9 +82,16 @@ def features(view) -> list[float]:
     out.append(view.hand_size(p) / 10)
     out.append(view.hand_size(q) / 10)
     for o in (p, q):
-        out.append(sum(view.flags(x) / card(x).tru for x in systems[o]) / 3)
+        flags = 0.0
+        for x in systems[o]:
+            flags += view.flags(x) / view.facts(x).tru
+        out.append(flags / 3)
     for o in (p, q):
-        out.append(sum(1 for x in systems[o] if view.sideways(x)) / 5)
+        sideways = 0
+        for x in systems[o]:
+            if view.sideways(x):
+                sideways += 1
+        out.append(sideways / 5)
     out.append(1.0 if tp + power[p] >= WINNING_TOKENS else 0.0)
     out.append(1.0 if tq + power[q] >= WINNING_TOKENS else 0.0)
     out.append(1.0 if view.active == p else 0.0)
@@ -89,18 +103,20 @@ def features(view) -> list[float]:
 #: logistic regression of who won on the features, fitted on positions at the start of turns
 #: of GreedyBot-against-GreedyBot games over the starter decks. SearchBot uses them to judge
 #: an imagined game it stops before the end.
-EVAL_WEIGHTS = (4.67, -4.67, 6.8, -6.8, 2.56, -2.56, 2.54, -2.54, 1.8, -1.8, 0.44, -0.44,
+EVAL_WEIGHTS: Final = (4.67, -4.67, 6.8, -6.8, 2.56, -2.56, 2.54, -2.54, 1.8, -1.8, 0.44, -0.44,
                 -3.42, 3.42, 1.59, -1.59, 0.65, -0.33)
 
 
-def win_chance(view, weights=EVAL_WEIGHTS) -> float:
+def win_chance(view: PlayerView, weights: tuple[float, ...] = EVAL_WEIGHTS) -> float:
     """The chance (0 to 1) that ``view.player`` wins from here, by the weights of the features
     (logistic: ``1 / (1 + exp(-sum(weight * feature)))``).
 
     Args:
         view: a :class:`~tokens_edu.game.PlayerView`. weights: one number per feature.
     """
-    z = sum(w * f for w, f in zip(weights, features(view)))
+    z = 0.0
+    for w, f in zip(weights, features(view)):
+        z += w * f
     if z < -30:
         return 0.0
     if z > 30:

@@ -18,7 +18,7 @@ its own module faster than a method looked up on a Python class.
 from __future__ import annotations
 
 from array import array
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -27,7 +27,12 @@ from .flow import legal_moves, play
 from .state import State
 from .view import PlayerView
 
-__all__ = ["GameCore", "to_act_of", "moves_of", "view_of", "push_move"]
+__all__ = ["GameCore", "to_act_of", "moves_of", "view_of", "push_move", "MOVE_BITS"]
+
+#: A move fits in this many bits (:mod:`~tokens_edu.engine.moves`); the history keeps each move
+#: played as ``move | player << MOVE_BITS``.
+MOVE_BITS: Final = 40
+_MOVE_MASK: Final = (1 << MOVE_BITS) - 1
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -41,7 +46,8 @@ class GameCore:
     def __init__(self, state: State) -> None:
         """Hold ``state`` with no history (nothing before it can be undone)."""
         self._s = state
-        # per move played: move, player, trail mark, events mark (flat; 8 bytes each)
+        # per move played: the move and who played it (move | player << MOVE_BITS; 8 bytes each).
+        # Where each began is on the state's trail (State.begin_move), for undo.
         self._history: array[int] = array("q")
         self._texts: list[str | None] = []  # each action's text, or None until somebody asks
         self._log: list[str] = []  # the log's sentences made so far, one per event (a prefix)
@@ -110,15 +116,13 @@ class GameCore:
         h = self._history
         if not h:
             raise IllegalAction("There is nothing to undo: this is the start of the game.", action="undo")
-        n = len(h)
-        move, mark, emark = h[n - 4], h[n - 2], h[n - 1]
-        del h[n - 4:]
+        move: int = h.pop() & _MOVE_MASK
         self._texts.pop()
         s = self._s
-        s.undo_to(mark)
-        del s.events[emark:]
-        if len(self._log) > emark:
-            del self._log[emark:]
+        s.undo_move()
+        n = len(s.events)
+        if len(self._log) > n:
+            del self._log[n:]
         self._moves = None
         self._actions = None
         self._by_text = None
@@ -183,9 +187,10 @@ def push_move(g: GameCore, move: int, text: str | None) -> None:
     """Play ``move`` (known to be legal) in ``g``, noting its text (None: made when asked)."""
     s = g._s
     d = s.decision
-    mark, emark = len(s.trail), len(s.events)
+    mark = len(s.trail)
+    s.begin_move()
     h = g._history
-    h.extend((move, d.player if d is not None else s.active, mark, emark))
+    h.append(move | (d.player if d is not None else s.active) << MOVE_BITS)
     g._texts.append(text)
     g._moves = None
     g._actions = None
@@ -193,9 +198,8 @@ def push_move(g: GameCore, move: int, text: str | None) -> None:
     try:
         play(s, move)
     except BaseException:  # a bug must never leave a half-changed game behind
-        s.undo_to(mark)
-        del s.events[emark:]
-        del h[len(h) - 4:]
+        s.undo_to(mark)  # (its events too: the move's beginning is passed)
+        h.pop()
         g._texts.pop()
         raise
 

@@ -16,6 +16,7 @@ The path from a move to its effect: :func:`play` reads the move's kind, then
 
 from __future__ import annotations
 
+from _random import Random
 from typing import Any, Final
 
 from . import events as ev
@@ -40,13 +41,23 @@ def setup_new(s: State) -> None:
         s.shuffle(DECK + p)
     rng = s.rng()
     while True:  # R2: roll, re-roll ties
-        r0, r1 = rng.randint(1, 6), rng.randint(1, 6)
+        r0 = _roll_die(rng)
+        r1 = _roll_die(rng)
         if r0 != r1:
             break
         v.say(s, ev.ROLL_TIE, None, r0)
     winner = 0 if r0 > r1 else 1
     v.say(s, ev.ROLL, None, r0, r1, winner)
     s.assign("decision", Decision(winner, ORDER, "order", (0, 1), "first-second"))
+
+
+def _roll_die(rng: Random) -> int:
+    """1 to 6, as ``random.Random.randint(1, 6)`` draws it from the same generator (3 random
+    bits, again while they make 6 or 7)."""
+    r: int = rng.getrandbits(3)
+    while r >= 6:
+        r = rng.getrandbits(3)
+    return 1 + r
 
 
 def _answer_order(s: State, p: int, value: Any) -> None:

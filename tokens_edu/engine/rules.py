@@ -59,11 +59,7 @@ def cap(s: State, x: int) -> int:
 
 def data_ready(s: State, p: int) -> int:
     """Player p's ready Training Set cards: the Data they can pay now (R9)."""
-    n = 0
-    for exerted in s.ts_ex[p]:
-        if not exerted:
-            n += 1
-    return n
+    return s.ts_ex[p].count(False)
 
 
 def deploy_cost(s: State, p: int, x: int) -> int:
@@ -83,14 +79,14 @@ def trains_allowed(s: State, p: int) -> int:
 def first_of_each_name(s: State, ids: list[int]) -> list[int]:
     """The first card of each name in ``ids``, in order (a hand offers one move per name)."""
     out: list[int] = []
-    if len(ids) < 2:
-        return out + ids
-    seen: set[int] = set()
     name_id = s.name_id
-    for x in ids:
+    for i in range(len(ids)):  # a hand is short: comparing with the cards before is quickest
+        x = ids[i]
         k = name_id[x]
-        if k not in seen:
-            seen.add(k)
+        j = 0
+        while j < i and name_id[ids[j]] != k:
+            j += 1
+        if j == i:
             out.append(x)
     return out
 

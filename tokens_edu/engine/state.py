@@ -33,7 +33,7 @@ only numbers, names and tuples, so a :meth:`copy` can share its entries.
 
 from __future__ import annotations
 
-import random
+from _random import Random  # the C generator under random.Random: the same numbers, made faster
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 if TYPE_CHECKING:
@@ -82,6 +82,7 @@ _PUT: Final = 2
 _TAKE: Final = 3
 _INSERT: Final = 5
 _REWRITE: Final = 6
+_MOVE: Final = 7  # where a move began (the item before it: how many events there were)
 
 #: :attr:`CardFacts.kind` of a System, a Tool and an Action.
 SYSTEM: Final = 0
@@ -421,13 +422,33 @@ class State:
             lst[i], lst[j] = lst[j], lst[i]
             i -= 1
 
-    def rng(self) -> random.Random:
-        """A fresh generator for the next random event: only the seed and a counter decide it."""
+    def rng(self) -> Random:
+        """A fresh generator for the next random event: only the seed and a counter decide it.
+
+        It is ``_random.Random``, the C generator ``random.Random`` is built on (seeded from the
+        same number it gives the same numbers, without random.Random's Python layer): use its
+        ``getrandbits``, as :meth:`shuffle` and :func:`roll_die` do.
+        """
         self.assign("shuffles", self.shuffles + 1)
-        return random.Random(self.seed * 1_000_003 + self.shuffles)
+        return Random(self.seed * 1_000_003 + self.shuffles)
+
+    def begin_move(self) -> None:
+        """Note on the trail that a move begins here (and how many events there were), so
+        :meth:`undo_move` takes back exactly that move."""
+        trail = self.trail
+        trail.append(len(self.events))
+        trail.append(_MOVE)
+
+    def undo_move(self) -> None:
+        """Take back the last move: every write since its :meth:`begin_move`, and its events."""
+        self._undo(0, True)
 
     def undo_to(self, mark: int) -> None:
-        """Take back every write made since ``len(trail)`` was ``mark``."""
+        """Take back every write made since ``len(trail)`` was ``mark`` (and the events of every
+        move whose beginning that passes)."""
+        self._undo(mark, False)
+
+    def _undo(self, mark: int, one_move: bool) -> None:
         trail, lists = self.trail, self.lists
         while len(trail) > mark:
             op: int = trail.pop()
@@ -448,8 +469,13 @@ class State:
             elif kind == _INSERT:
                 i = trail.pop()
                 del lists[op >> 3][i]
-            else:
+            elif kind == _REWRITE:
                 lists[op >> 3][:] = trail.pop()
+            else:  # _MOVE: the start of a move
+                events: int = trail.pop()
+                del self.events[events:]
+                if one_move:
+                    return
 
     def clear_card(self, x: int) -> None:
         """Reset card ``x``'s per-card values as it leaves play (recorded)."""

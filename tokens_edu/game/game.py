@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from .. import engine
 from ..content.cards import Card
 from ..content.decks import Deck, deck_problems_text
-from ..engine.core import GameCore
+from ..engine.core import MOVE_BITS, GameCore
 from ..engine.events import CHOOSE_SECRET, KIND
 from ..engine.rules import WINNING_TOKENS
 from ..errors import DeckError, IllegalAction, RecordError, ScenarioError
@@ -263,7 +263,7 @@ class Game(GameCore):
         to a student only through a view that hides what they may not see.
         """
         texts = self._history_texts()
-        return tuple(zip(self._history[1::4], texts))
+        return tuple(zip([h >> MOVE_BITS for h in self._history], texts))
 
     def card_of(self, card_id: int) -> Card:
         """The Card of card instance ``card_id`` (the engine's numbering, used in int moves)."""
@@ -441,11 +441,11 @@ class Game(GameCore):
         if None in texts:
             first = texts.index(None)
             s = self._s.copy()
+            mask = (1 << MOVE_BITS) - 1
             for i in range(len(texts) - 1, first - 1, -1):
-                move, mark = self._history[4 * i], self._history[4 * i + 2]
-                s.undo_to(mark)
+                s.undo_move()  # back to the position move i was played in
                 if texts[i] is None:
-                    texts[i] = str(action_of(s, move))
+                    texts[i] = str(action_of(s, self._history[i] & mask))
         return texts
 
     def to_record(self) -> dict:

@@ -332,33 +332,17 @@ def _best(view: PlayerView, moves: list[int]) -> int:
             return m
     best = -1
     best_gain = 0.0
-    if u > k:  # audit_gain, with each System's numbers read once
-        them_left: dict[int, int] = {}  # System -> Trust left, the Flags it deals back, its value
-        them_back: dict[int, int] = {}
-        them_value: dict[int, float] = {}
-        us_cap: dict[int, int] = {}  # auditor -> CAP, Trust left, value, the Task it gives up
-        us_left: dict[int, int] = {}
-        us_value: dict[int, float] = {}
-        us_task: dict[int, float] = {}
-        for x in range(k, u):
-            m = moves[x]
-            a, t = _card_of(m), ((m >> 16) & 0xFFF) - 1
-            if t not in them_left:
-                ft = view.facts(t)
-                them_left[t] = ft.tru - view.flags(t)
-                them_back[t] = view.cap(t) + (1 if view.has_keyword(t, "Adversarial") else 0)
-                them_value[t] = _value(ft)
-            if a not in us_cap:
-                fa = view.facts(a)
-                us_cap[a] = view.cap(a)
-                us_left[a] = fa.tru - view.flags(a)
-                us_value[a] = _value(fa)
-                us_task[a] = 0.0 if view.task_barred(a) else TOKEN_VALUE * fa.tokens
-            if us_cap[a] < them_left[t]:
-                continue  # Deprecates nothing
-            gain = them_value[t] - (us_value[a] if them_back[t] >= us_left[a] else 0.0) - us_task[a]
-            if gain > best_gain:
-                best, best_gain = m, gain
+    for x in range(k, u):  # the Audit worth most (GreedyBot.audit_gain's sums)
+        m = moves[x]
+        a, t = _card_of(m), ((m >> 16) & 0xFFF) - 1
+        ft, fa = view.facts(t), view.facts(a)
+        if view.cap(a) < ft.tru - view.flags(t):
+            continue  # Deprecates nothing
+        back = view.cap(t) + (1 if view.has_keyword(t, "Adversarial") else 0)
+        gain = _value(ft) - (_value(fa) if back >= fa.tru - view.flags(a) else 0.0) \
+            - (0.0 if view.task_barred(a) else TOKEN_VALUE * fa.tokens)
+        if gain > best_gain:
+            best, best_gain = m, gain
     if best >= 0:
         return best
     if k > j:  # the Task that earns the most (the first of equals)

@@ -23,7 +23,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from . import state as _state
 from .effects import EFFECTS, Effect, effect_of
 from .moves import AUDIT, CHOOSE, DEPLOY, END, TASK, TRAIN, USE, decode, encode
-from .flow import legal_moves, play, setup_new, start_turn
+from .flow import deal_new, legal_moves, play, setup_new, start_turn
 from .rules import keyword_bits
 from .state import CardFacts, Decision, GameCards, State
 
@@ -32,7 +32,7 @@ from .state import CardFacts, Decision, GameCards, State
 COMPILED: bool = str(_state.__file__).endswith(tuple(EXTENSION_SUFFIXES))
 
 __all__ = ["COMPILED", "State", "Decision", "CardFacts", "GameCards", "card_facts", "Effect", "EFFECTS", "effect_of",
-           "legal_moves", "play", "setup_new", "start_turn", "keyword_bits", "encode", "decode",
+           "legal_moves", "play", "deal_new", "setup_new", "start_turn", "keyword_bits", "encode", "decode",
            "CHOOSE", "TRAIN", "DEPLOY", "TASK", "AUDIT", "USE", "END", "new_state"]
 
 

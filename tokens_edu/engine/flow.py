@@ -28,13 +28,22 @@ from .rules import (ADVERSARIAL, act_problem, copy_number, audit_target_problem,
 from .state import (DECK, DISCARD, ENTERED, EXERTED, FLAGS, HAND, MODEL_CARD, MULLIGAN, ORDER, RESOLVING, SYSTEM,
                     SYSTEMS, TOOL, TOOLS, TRAINED, TRAINED_TURN, TS, TS_EX, Decision, State)
 
-__all__ = ["FIRST_HAND", "SECOND_HAND", "setup_new", "legal_moves", "play", "start_turn"]
+__all__ = ["FIRST_HAND", "SECOND_HAND", "deal_new", "setup_new", "legal_moves", "play", "start_turn"]
 
 FIRST_HAND: Final = 5  # R3
 SECOND_HAND: Final = 6
 
 
 # -- set-up (R2, R3) ---------------------------------------------------------------------------------
+def deal_new(s: State) -> None:
+    """A new game: every card into its owner's deck in card-id order (not recorded: the
+    game starts here), then :func:`setup_new`."""
+    deck, owner = s.deck, s.owner
+    for x in range(len(owner)):
+        deck[owner[x]].append(x)
+    setup_new(s)
+
+
 def setup_new(s: State) -> None:
     """Shuffle both decks (already filled), roll for who chooses the order (R2)."""
     for p in (0, 1):
@@ -45,9 +54,9 @@ def setup_new(s: State) -> None:
         r1 = _roll_die(rng)
         if r0 != r1:
             break
-        v.say(s, ev.ROLL_TIE, None, r0)
+        s.events.append((ev.ROLL_TIE, s.turn, None, r0))
     winner = 0 if r0 > r1 else 1
-    v.say(s, ev.ROLL, None, r0, r1, winner)
+    s.events.append((ev.ROLL, s.turn, None, r0, r1, winner))
     s.assign("decision", Decision(winner, ORDER, "order", (0, 1), "first-second"))
 
 
@@ -63,7 +72,7 @@ def _roll_die(rng: Random) -> int:
 def _answer_order(s: State, p: int, value: Any) -> None:
     first = p if value == 0 else 1 - p
     s.assign("first", first)
-    v.say(s, ev.ORDER, p, value == 0)
+    s.events.append((ev.ORDER, s.turn, p, value == 0))
     for who, n in ((first, FIRST_HAND), (1 - first, SECOND_HAND)):
         _draw_setup(s, who, n)
     s.assign("phase", "mulligan")
@@ -86,7 +95,7 @@ def _answer_mulligan(s: State, p: int, again: Any) -> None:
         s.rewrite(HAND + p, ())
         s.shuffle(DECK + p)
         _draw_setup(s, p, n)
-    v.say(s, ev.MULLIGAN if again else ev.KEEP, p)
+    s.events.append((ev.MULLIGAN if again else ev.KEEP, s.turn, p))
     if p == s.first:
         _ask_mulligan(s, 1 - p)
     else:
@@ -116,7 +125,7 @@ def _end_turn(s: State) -> None:
     s.events.append((ev.END, s.turn, s.active))
     if s.turn_limit is not None and s.turn >= s.turn_limit:
         v.end_game(s, None)
-        v.say(s, ev.TURN_LIMIT, None, s.turn_limit)
+        s.events.append((ev.TURN_LIMIT, s.turn, None, s.turn_limit))
         return
     s.assign("active", 1 - s.active)
     s.assign("turn", s.turn + 1)
@@ -268,10 +277,10 @@ def _choose(s: State, index: int) -> None:
         v.answer_model_card(s, d.player, value, d.data[0])
     else:
         if d.secret:
-            v.say(s, ev.CHOOSE_SECRET, d.player, d.source)
+            s.events.append((ev.CHOOSE_SECRET, s.turn, d.player, d.source))
         else:
             k = copy_number(s, value, d.player) if d.labels == "in-play" else 0
-            v.say(s, ev.CHOOSE, d.player, d.labels, value, d.source, k)
+            s.events.append((ev.CHOOSE, s.turn, d.player, d.labels, value, d.source, k))
         s.effect[d.source].answers[d.step](s, d.player, value, d.data)
     if s.doom is not None and s.decision is None and not s.over:
         v.settle_doom(s)
@@ -307,5 +316,5 @@ def _audit(s: State, p: int, a: int, t: int) -> None:
     back = cap(s, t) + (1 if has_keyword(s, t, ADVERSARIAL) else 0)
     s.set(FLAGS, t, s.flags[t] + dealt)
     s.set(FLAGS, a, s.flags[a] + back)
-    v.say(s, ev.AUDIT, p, a, t, dealt, back)
+    s.events.append((ev.AUDIT, s.turn, p, a, t, dealt, back))
     v.check_deprecation(s)

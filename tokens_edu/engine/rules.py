@@ -80,15 +80,29 @@ def first_of_each_name(s: State, ids: list[int]) -> list[int]:
     """The first card of each name in ``ids``, in order (a hand offers one move per name)."""
     out: list[int] = []
     name_id = s.name_id
-    for i in range(len(ids)):  # a hand is short: comparing with the cards before is quickest
-        x = ids[i]
+    low = high = 0  # the names seen, as bits (name numbers 0-59, then 60 and up: small ints)
+    for x in ids:
         k = name_id[x]
-        j = 0
-        while j < i and name_id[ids[j]] != k:
-            j += 1
-        if j == i:
+        if k < 60:
+            bit = 1 << k
+            if not low & bit:
+                low |= bit
+                out.append(x)
+        elif k < 120:
+            bit = 1 << (k - 60)
+            if not high & bit:
+                high |= bit
+                out.append(x)
+        elif x == _first_of_name(s, ids, k):  # (more names than any set has: a plain search)
             out.append(x)
     return out
+
+
+def _first_of_name(s: State, ids: list[int], k: int) -> int:
+    for y in ids:
+        if s.name_id[y] == k:
+            return y
+    return -1
 
 
 def copy_number(s: State, x: int, viewer: int) -> int:

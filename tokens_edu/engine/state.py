@@ -478,12 +478,26 @@ class State:
                     return
 
     def clear_card(self, x: int) -> None:
-        """Reset card ``x``'s per-card values as it leaves play (recorded)."""
-        lists = self.lists
-        for which in range(9):
-            default = _DEFAULTS[which]
-            if lists[which][x] != default:
-                self.set(which, x, default)
+        """Reset card ``x``'s per-card values as it leaves play (recorded): the values of
+        ``_DEFAULTS``, list by list."""
+        if self.exerted[x]:
+            self.set(EXERTED, x, False)
+        if self.flags[x] != 0:
+            self.set(FLAGS, x, 0)
+        if self.entered[x] != -1:
+            self.set(ENTERED, x, -1)
+        if self.boost[x] != 0:
+            self.set(BOOST, x, 0)
+        if self.boost_turn[x] != -1:
+            self.set(BOOST_TURN, x, -1)
+        if self.gpu_turn[x] != -1:
+            self.set(GPU_TURN, x, -1)
+        if self.no_task_turn[x] != -1:
+            self.set(NO_TASK_TURN, x, -1)
+        if self.no_audit_turn[x] != -1:
+            self.set(NO_AUDIT_TURN, x, -1)
+        if self.lost_until[x] != -1:
+            self.set(LOST_UNTIL, x, -1)
 
     # -- copies -----------------------------------------------------------------------------------
     def copy(self, trail: bool = True) -> State:

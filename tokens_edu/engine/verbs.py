@@ -59,10 +59,10 @@ def gain(s: State, p: int, n: int, source: int = -1) -> bool:
     total = s.tokens[p] + n
     s.set(TOKENS, p, total)
     if source >= 0:
-        say(s, ev.GAIN, p, source, n, total)
+        s.events.append((ev.GAIN, s.turn, p, source, n, total))
     if total >= WINNING_TOKENS and not s.over:
         end_game(s, p)
-        say(s, ev.WIN, p, total)
+        s.events.append((ev.WIN, s.turn, p, total))
         return True
     return False
 
@@ -74,7 +74,7 @@ def top_card(s: State, p: int) -> int:
     deck = s.deck[p]
     if not deck:
         if not s.discard[p]:
-            say(s, ev.DECK_OUT_EMPTY, p)
+            s.events.append((ev.DECK_OUT_EMPTY, s.turn, p))
             return -1
         s.rewrite(DECK + p, s.discard[p])
         s.rewrite(DISCARD + p, ())
@@ -82,7 +82,7 @@ def top_card(s: State, p: int) -> int:
         lost = 1 if s.tokens[p] > 0 else 0
         if lost:
             s.set(TOKENS, p, s.tokens[p] - 1)
-        say(s, ev.RESHUFFLE, p, lost)
+        s.events.append((ev.RESHUFFLE, s.turn, p, lost))
     return s.pop(DECK + p)
 
 
@@ -108,14 +108,14 @@ def deck_to_hand(s: State, p: int, x: int) -> None:
     """Card x (seen in p's deck) goes into p's hand."""
     s.take(DECK + p, x)
     s.put(HAND + p, x)
-    say(s, ev.DECK_TO_HAND, p)
+    s.events.append((ev.DECK_TO_HAND, s.turn, p))
 
 
 def deck_to_bottom(s: State, p: int, x: int) -> None:
     """Card x (seen in p's deck) goes to the bottom of p's deck."""
     s.take(DECK + p, x)
     s.insert(DECK + p, 0, x)
-    say(s, ev.DECK_TO_BOTTOM, p)
+    s.events.append((ev.DECK_TO_BOTTOM, s.turn, p))
 
 
 def set_deck_top(s: State, p: int, top_first: tuple[int, ...]) -> None:
@@ -132,7 +132,7 @@ def deck_to_training_set(s: State, p: int) -> int:
     if x >= 0:
         s.put(TS + p, x)
         s.put(TS_EX + p, True)
-        say(s, ev.DECK_TO_TRAINING_SET, p)
+        s.events.append((ev.DECK_TO_TRAINING_SET, s.turn, p))
     return x
 
 
@@ -140,14 +140,14 @@ def discard_from_hand(s: State, p: int, x: int) -> None:
     """Player p discards card x from their hand."""
     s.take(HAND + p, x)
     s.put(DISCARD + p, x)
-    say(s, ev.DISCARD, p, x)
+    s.events.append((ev.DISCARD, s.turn, p, x))
 
 
 def discard_to_deck_top(s: State, p: int, x: int) -> None:
     """Card x goes from p's discard pile to the top of p's deck (RAM)."""
     s.take(DISCARD + p, x)
     s.put(DECK + p, x)
-    say(s, ev.DISCARD_TO_DECK, p, x)
+    s.events.append((ev.DISCARD_TO_DECK, s.turn, p, x))
 
 
 def discard_training_set_top(s: State, p: int) -> None:
@@ -163,7 +163,7 @@ def discard_training_set_top(s: State, p: int) -> None:
     x = s.pop(TS + p, i)
     s.pop(TS_EX + p, i)
     s.put(DISCARD + p, x)
-    say(s, ev.TRAINING_SET_DISCARD, p, x)
+    s.events.append((ev.TRAINING_SET_DISCARD, s.turn, p, x))
 
 
 def pay(s: State, p: int, n: int) -> None:
@@ -181,7 +181,7 @@ def pay(s: State, p: int, n: int) -> None:
 def add_flags(s: State, x: int, n: int) -> None:
     """System x gets n Flags; Deprecation follows if they reach its Trust (R15)."""
     s.set(FLAGS, x, s.flags[x] + n)
-    say(s, ev.FLAGS_ADDED, s.owner[x], x, n, s.flags[x])
+    s.events.append((ev.FLAGS_ADDED, s.turn, s.owner[x], x, n, s.flags[x]))
     check_deprecation(s)
 
 
@@ -190,7 +190,7 @@ def remove_flags(s: State, x: int, n: int) -> None:
     k = min(n, s.flags[x])
     if k:
         s.set(FLAGS, x, s.flags[x] - k)
-        say(s, ev.FLAGS_REMOVED, s.owner[x], x, k, s.flags[x])
+        s.events.append((ev.FLAGS_REMOVED, s.turn, s.owner[x], x, k, s.flags[x]))
 
 
 def boost(s: State, x: int, n: int) -> None:
@@ -199,38 +199,38 @@ def boost(s: State, x: int, n: int) -> None:
         s.set(BOOST, x, 0)
         s.set(BOOST_TURN, x, s.turn)
     s.set(BOOST, x, s.boost[x] + n)
-    say(s, ev.BOOST, s.owner[x], x, n, cap(s, x))
+    s.events.append((ev.BOOST, s.turn, s.owner[x], x, n, cap(s, x)))
 
 
 def enable_now(s: State, x: int) -> None:
     """GPU: System x can act this turn though it is new (R12)."""
     s.set(GPU_TURN, x, s.turn)
-    say(s, ev.ENABLED, s.owner[x], x)
+    s.events.append((ev.ENABLED, s.turn, s.owner[x], x))
 
 
 def bar_task_next_turn(s: State, x: int) -> None:
     """R19: System x can't Run a Task during its controller's next turn."""
     s.set(NO_TASK_TURN, x, s.turn + 1)
-    say(s, ev.NO_TASK, s.owner[x], x)
+    s.events.append((ev.NO_TASK, s.turn, s.owner[x], x))
 
 
 def bar_all_tasks_next_turn(s: State, p: int) -> None:
     """R19 Mandatory Recall: no System of p's can Run a Task during p's next turn."""
     s.set(RECALL_TURN, p, s.turn + 1)
-    say(s, ev.RECALL, p)
+    s.events.append((ev.RECALL, s.turn, p))
 
 
 def bar_audits_this_turn(s: State, x: int) -> None:
     """Regulation Debate: System x can't be Audited this turn."""
     s.set(NO_AUDIT_TURN, x, s.turn)
-    say(s, ev.NO_AUDIT, s.owner[x], x)
+    s.events.append((ev.NO_AUDIT, s.turn, s.owner[x], x))
 
 
 def lose_abilities(s: State, x: int) -> None:
     """AI Isn't Magic: card x loses its abilities until its controller's next turn begins."""
     owner = s.owner[x]
     s.set(LOST_UNTIL, x, s.turn + (2 if owner == s.active else 1))
-    say(s, ev.ABILITIES_LOST, owner, x)
+    s.events.append((ev.ABILITIES_LOST, s.turn, owner, x))
 
 
 def allow_extra_train(s: State) -> None:
@@ -239,7 +239,7 @@ def allow_extra_train(s: State) -> None:
         s.assign("extra_trains", 0)
         s.assign("extra_trains_turn", s.turn)
     s.assign("extra_trains", s.extra_trains + 1)
-    say(s, ev.EXTRA_TRAIN, s.active)
+    s.events.append((ev.EXTRA_TRAIN, s.turn, s.active))
 
 
 def remove_tool(s: State, x: int, caster: int) -> None:
@@ -248,9 +248,9 @@ def remove_tool(s: State, x: int, caster: int) -> None:
     s.take(TOOLS + owner, x)
     s.clear_card(x)
     s.put(DISCARD + owner, x)
-    say(s, ev.TOOL_REMOVED, owner, x)
+    s.events.append((ev.TOOL_REMOVED, s.turn, owner, x))
     if s.facts[x].legacy:
-        say(s, ev.LEGACY_DRAW, caster, x)
+        s.events.append((ev.LEGACY_DRAW, s.turn, caster, x))
         draw(s, caster, 1)
 
 
@@ -321,7 +321,7 @@ def settle_doom(s: State) -> None:
         s.take(SYSTEMS + owner, x)
         s.clear_card(x)
         s.put(DISCARD + owner, x)
-        say(s, ev.DEPRECATED, owner, x)
+        s.events.append((ev.DEPRECATED, s.turn, owner, x))
     for x, lost in leaving:  # then the triggers, active player's first
         trigger = s.effect[x].on_deprecated
         if trigger is not None and not lost:
@@ -343,5 +343,5 @@ def answer_model_card(s: State, p: int, yes: bool, x: int) -> None:
     if yes:
         s.set(FLAGS, x, 0)
         s.set(MODEL_CARD_USED, p, True)
-        say(s, ev.MODEL_CARD, p, x)
+        s.events.append((ev.MODEL_CARD, s.turn, p, x))
     settle_doom(s)

@@ -114,9 +114,7 @@ class Game(GameCore):
         cards = list(decks[0]) + list(decks[1])
         owners = [0] * len(decks[0]) + [1] * len(decks[1])
         s = engine.new_state(cards, owners, seed, turn_limit)
-        for x, p in enumerate(owners):
-            s.deck[p].append(x)
-        engine.setup_new(s)
+        engine.deal_new(s)  # the decks in card order, then shuffles and the roll (R2)
         return cls._wrap(s, names, {"decks": decks})
 
     @classmethod

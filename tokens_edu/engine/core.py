@@ -17,7 +17,6 @@ its own module faster than a method looked up on a Python class.
 
 from __future__ import annotations
 
-from array import array
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -46,9 +45,10 @@ class GameCore:
     def __init__(self, state: State) -> None:
         """Hold ``state`` with no history (nothing before it can be undone)."""
         self._s = state
-        # per move played: the move and who played it (move | player << MOVE_BITS; 8 bytes each).
-        # Where each began is on the state's trail (State.begin_move), for undo.
-        self._history: array[int] = array("q")
+        # per move played: the move and who played it (move | player << MOVE_BITS). A list
+        # (compiled code appends to it in C; an array's append is a Python call, ten times
+        # dearer). Where each move began is on the state's trail (State.begin_move), for undo.
+        self._history: list[int] = []
         self._texts: list[str | None] = []  # each action's text, or None until somebody asks
         self._log: list[str] = []  # the log's sentences made so far, one per event (a prefix)
         self._moves: list[int] | None = None  # the legal moves of now, once worked out

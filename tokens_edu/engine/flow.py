@@ -26,7 +26,7 @@ from .rules import (ADVERSARIAL, act_problem, copy_number, audit_target_problem,
                     deploy_cost, deploy_target_kind, first_of_each_name, has_keyword, pay_problem, targets,
                     task_bar_problem, train_count_problem, trust_problem, use_problem)
 from .state import (DECK, DISCARD, ENTERED, EXERTED, FLAGS, HAND, MODEL_CARD, MULLIGAN, ORDER, RESOLVING, SYSTEM,
-                    SYSTEMS, TOOL, TOOLS, TRAINED, TRAINED_TURN, TS, TS_EX, Decision, State)
+                    SYSTEMS, TOOL, TOOLS, TRAINED, TRAINED_TURN, TS, TS_EX, State, new_decision)
 
 __all__ = ["FIRST_HAND", "SECOND_HAND", "deal_new", "setup_new", "legal_moves", "play", "start_turn"]
 
@@ -46,8 +46,8 @@ def deal_new(s: State) -> None:
 
 def setup_new(s: State) -> None:
     """Shuffle both decks (already filled), roll for who chooses the order (R2)."""
-    for p in (0, 1):
-        s.shuffle(DECK + p)
+    s.shuffle(DECK)
+    s.shuffle(DECK + 1)
     rng = s.rng()
     while True:  # R2: roll, re-roll ties
         r0 = _roll_die(rng)
@@ -57,7 +57,7 @@ def setup_new(s: State) -> None:
         s.events.append((ev.ROLL_TIE, s.turn, None, r0))
     winner = 0 if r0 > r1 else 1
     s.events.append((ev.ROLL, s.turn, None, r0, r1, winner))
-    s.assign("decision", Decision(winner, ORDER, "order", (0, 1), "first-second"))
+    s.assign("decision", new_decision(winner, ORDER, "order", (0, 1), "first-second"))
 
 
 def _roll_die(rng: Random) -> int:
@@ -85,7 +85,7 @@ def _draw_setup(s: State, p: int, n: int) -> None:
 
 
 def _ask_mulligan(s: State, p: int) -> None:
-    s.assign("decision", Decision(p, MULLIGAN, "keep", (False, True), "keep-mulligan"))
+    s.assign("decision", new_decision(p, MULLIGAN, "keep", (False, True), "keep-mulligan"))
 
 
 def _answer_mulligan(s: State, p: int, again: Any) -> None:
@@ -109,10 +109,12 @@ def start_turn(s: State) -> None:
     """R5 Reboot, R6 Draw (not on the game's very first turn), then the main phase (R7)."""
     p = s.active
     exerted = s.exerted
-    for zone in (s.systems[p], s.tools[p]):
-        for x in zone:
-            if exerted[x]:
-                s.set(EXERTED, x, False)
+    for x in s.systems[p]:
+        if exerted[x]:
+            s.set(EXERTED, x, False)
+    for x in s.tools[p]:
+        if exerted[x]:
+            s.set(EXERTED, x, False)
     if True in s.ts_ex[p]:
         s.rewrite(TS_EX + p, [False] * len(s.ts[p]))
     s.events.append((ev.TURN, s.turn, p))
@@ -257,7 +259,7 @@ def play(s: State, move: int) -> None:
         if resolve is not None:
             resolve(s, p, a, target)
     if s.decision is None and s.doom is None:  # R18: a resolved Action goes to the discard pile
-        for q in (0, 1):
+        for q in range(2):
             if s.resolving[q]:
                 for x in s.resolving[q][:]:
                     s.take(RESOLVING + q, x)

@@ -59,7 +59,11 @@ def cap(s: State, x: int) -> int:
 
 def data_ready(s: State, p: int) -> int:
     """Player p's ready Training Set cards: the Data they can pay now (R9)."""
-    return s.ts_ex[p].count(False)
+    n = 0
+    for exerted in s.ts_ex[p]:
+        if not exerted:
+            n += 1
+    return n
 
 
 def deploy_cost(s: State, p: int, x: int) -> int:
@@ -111,13 +115,13 @@ def copy_number(s: State, x: int, viewer: int) -> int:
     not in play."""
     name = s.name_id[x]
     k = 0
-    for o in (viewer, 1 - viewer):
-        for zone in (s.systems[o], s.tools[o]):
-            for y in zone:
-                if s.name_id[y] == name:
-                    k += 1
-                    if y == x:
-                        return k
+    for i in range(4):  # viewer's Systems, viewer's Tools, then the other player's
+        o = viewer if i < 2 else 1 - viewer
+        for y in (s.systems[o] if i % 2 == 0 else s.tools[o]):
+            if s.name_id[y] == name:
+                k += 1
+                if y == x:
+                    return k
     return 1
 
 

@@ -34,13 +34,13 @@ only numbers, names and tuples, so a :meth:`copy` can share its entries.
 from __future__ import annotations
 
 from _random import Random  # the C generator under random.Random: the same numbers, made faster
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 if TYPE_CHECKING:
     from ..cards import Card
     from .effects import Effect
 
-__all__ = ["State", "Decision", "CardFacts", "GameCards", "ZONES", "HAND", "DECK", "DISCARD", "TS", "TS_EX", "SYSTEMS",
+__all__ = ["State", "Decision", "new_decision", "CardFacts", "GameCards", "ZONES", "HAND", "DECK", "DISCARD", "TS", "TS_EX", "SYSTEMS",
            "TOOLS", "RESOLVING", "EXERTED", "FLAGS", "ENTERED", "BOOST", "BOOST_TURN", "GPU_TURN",
            "NO_TASK_TURN", "NO_AUDIT_TURN", "LOST_UNTIL", "TOKENS", "TRAINED", "TRAINED_TURN", "RECALL_TURN",
            "MODEL_CARD_USED", "SYSTEM", "TOOL", "ACTION"]
@@ -113,6 +113,13 @@ class Decision(NamedTuple):
     labels: str
     data: tuple = ()
     secret: bool = False
+
+
+def new_decision(player: int, source: int, step: str, options: tuple, labels: str, data: tuple = (),
+                 secret: bool = False) -> Decision:
+    """A :class:`Decision`, made as its tuple directly (a NamedTuple's own constructor is Python
+    code, which compiled code calls slowly; the result is the same)."""
+    return cast(Decision, tuple.__new__(Decision, (player, source, step, options, labels, data, secret)))
 
 
 #: ``Decision.source`` of the rules' own questions.
@@ -412,13 +419,13 @@ class State:
         trail.append(zone << 3 | _REWRITE)
         # random.shuffle's own steps, written out so a game's set-up costs less (the same
         # generator calls in the same order give the same order of cards).
-        rng = self.rng()
+        draw = self.rng().getrandbits  # (looked up once: the generator is a Python object)
         i = len(lst) - 1
         while i > 0:
             k = (i + 1).bit_length()
-            j: int = rng.getrandbits(k)
+            j: int = draw(k)
             while j > i:
-                j = rng.getrandbits(k)
+                j = draw(k)
             lst[i], lst[j] = lst[j], lst[i]
             i -= 1
 

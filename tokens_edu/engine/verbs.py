@@ -23,7 +23,7 @@ from . import events as ev
 from .rules import WINNING_TOKENS, abilities_lost, cap, first_of_each_name
 from .state import (BOOST, BOOST_TURN, DECK, DISCARD, FLAGS, GPU_TURN, HAND, LOST_UNTIL,
                     MODEL_CARD, MODEL_CARD_USED, NO_AUDIT_TURN, NO_TASK_TURN, RECALL_TURN, SYSTEMS, TOKENS,
-                    TOOLS, TS, TS_EX, Decision, State)
+                    TOOLS, TS, TS_EX, State, new_decision)
 
 __all__ = [
     "say", "gain", "draw", "top_card", "look", "deck_to_hand", "deck_to_bottom", "set_deck_top",
@@ -269,7 +269,7 @@ def ask(s: State, p: int, source: int, step: str, options: Any, labels: str, dat
     if len(options) == 1 and not may:
         s.effect[source].answers[step](s, p, options[0], data)
         return
-    s.assign("decision", Decision(p, source, step, tuple(options), labels, tuple(data), secret))
+    s.assign("decision", new_decision(p, source, step, tuple(options), labels, tuple(data), secret))
 
 
 def ask_pick(s: State, p: int, cards: list[int], source: int, step: str) -> None:
@@ -287,8 +287,8 @@ def ask_discard(s: State, p: int, source: int) -> None:
 def check_deprecation(s: State) -> None:
     """Systems whose Flags reached their Trust leave together (R15), active player's first."""
     doomed: list[int] = []
-    for o in (s.active, 1 - s.active):
-        for x in s.systems[o]:
+    for i in range(2):
+        for x in s.systems[s.active if i == 0 else 1 - s.active]:
             if s.flags[x] >= s.facts[x].tru:
                 doomed.append(x)
     if doomed:
@@ -308,7 +308,7 @@ def settle_doom(s: State) -> None:
             continue
         if not s.model_card_used[owner] and _has_model_card(s, owner):
             s.assign("doom", (doomed, asked + (x,)))
-            s.assign("decision", Decision(owner, MODEL_CARD, "save", (True, False), "yes-no", (x,)))
+            s.assign("decision", new_decision(owner, MODEL_CARD, "save", (True, False), "yes-no", (x,)))
             return
     s.assign("doom", None)
     leaving: list[tuple[int, bool]] = []

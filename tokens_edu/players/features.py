@@ -63,7 +63,8 @@ def features(view: PlayerView) -> list[float]:
     out: list[float] = []
     power = [0, 0]
     systems: list[list[int]] = [[], []]
-    for o in (p, q):
+    for i in range(2):
+        o = p if i == 0 else q
         mine = view.systems(o)
         systems[o] = mine
         total = 0
@@ -81,14 +82,14 @@ def features(view: PlayerView) -> list[float]:
     out.append(view.training_set_size(q) / 10)
     out.append(view.hand_size(p) / 10)
     out.append(view.hand_size(q) / 10)
-    for o in (p, q):
+    for i in range(2):
         flags = 0.0
-        for x in systems[o]:
+        for x in systems[p if i == 0 else q]:
             flags += view.flags(x) / view.facts(x).tru
         out.append(flags / 3)
-    for o in (p, q):
+    for i in range(2):
         sideways = 0
-        for x in systems[o]:
+        for x in systems[p if i == 0 else q]:
             if view.sideways(x):
                 sideways += 1
         out.append(sideways / 5)

@@ -202,7 +202,7 @@ def describe() -> str:
     record = read_record() or {}
     if COMPILED:
         return f"engine: compiled with mypyc {record.get('mypy', '?')} ({len(MODULES)} modules)"
-    return f"engine: pure Python ({REASON})"
+    return f"engine: pure Python, because {REASON}"
 
 
 if __name__ == "__main__":  # `python tokens_edu/_compiled.py`: the compiled sources (for the Makefile)

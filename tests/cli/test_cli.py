@@ -15,6 +15,7 @@ import nbformat
 import psutil
 import pytest
 
+import tokens_edu
 from tokens_edu import cli
 from tokens_edu.server import launcher
 from tokens_edu.server import voila as voila_server
@@ -59,6 +60,22 @@ def test_serve_help_lists_options(capsys):
     out = capsys.readouterr().out
     for opt in ("--lessons", "--port", "--pool-size", "--data-dir", "--cull-idle-timeout"):
         assert opt in out
+
+
+def test_version_says_which_engine_runs():
+    """tokens-edu --version: the version, and the compiled engine or the pure-Python source
+    (TOKENS_EDU_PURE_PYTHON=1 asks for the source; issue 22)."""
+    exe = os.path.join(os.path.dirname(sys.executable), "tokens-edu")
+    env = {k: v for k, v in os.environ.items() if k != "TOKENS_EDU_PURE_PYTHON"}
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60, env=env)
+    line = " ".join(out.stdout.split())
+    assert out.returncode == 0 and line.startswith(f"tokens-edu {tokens_edu.__version__}; engine: ")
+    compiled = subprocess.run([sys.executable, "-c", "import tokens_edu.engine as e; print(e.COMPILED)"],
+                              capture_output=True, text=True, timeout=60, env=env).stdout.strip() == "True"
+    assert ("engine: compiled with mypyc" in line) is compiled
+    pure = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=60,
+                          env={**env, "TOKENS_EDU_PURE_PYTHON": "1"})
+    assert " ".join(pure.stdout.split()).endswith("engine: pure Python, because TOKENS_EDU_PURE_PYTHON is set")
 
 
 def test_console_script_help():

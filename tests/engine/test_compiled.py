@@ -51,7 +51,7 @@ def test_compiled_says_which_engine_runs():
         module = sys.modules[name]
         assert str(module.__file__).endswith(EXTENSIONS) is tokens_edu.engine.COMPILED, module.__file__
     line = _compiled.describe()
-    assert line.startswith("engine: compiled with mypyc" if tokens_edu.engine.COMPILED else "engine: pure Python (")
+    assert line.startswith("engine: compiled with mypyc" if tokens_edu.engine.COMPILED else "engine: pure Python, because")
 
 
 def test_the_environment_variable_gives_the_pure_source():

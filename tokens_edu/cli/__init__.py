@@ -42,6 +42,7 @@ import argparse
 import os
 import sys
 
+from .. import __version__, _compiled
 from ..errors import UsageProblem
 from ..server.launcher import (  # noqa: F401 (old names of tokens_edu.cli)
     DEFAULT_LESSONS,
@@ -64,10 +65,18 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tokens-edu",
         description="Tokens TCG teaching kit: serve the Jupyter lessons to a class.",
     )
+    parser.add_argument("--version", action="version", version=version_line(),
+                        help="say the version, and whether the compiled engine runs or its pure-Python source")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         command.add_command(sub)
     return parser
+
+
+def version_line() -> str:
+    """``tokens-edu 0.2.0; engine: compiled with mypyc 2.4.1 ...``: the version and which engine
+    runs (``tokens_edu.engine.COMPILED``; ``TOKENS_EDU_PURE_PYTHON=1`` asks for the source)."""
+    return f"tokens-edu {__version__}; {_compiled.describe()}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -114,7 +114,15 @@ class RandomBot(Bot):
         moves: list[int] = moves_of(game) if isinstance(game, GameCore) else game.legal_moves()
         if not moves:
             raise IllegalAction("The game is over: there is nothing left to choose.", "choose", "R25")
-        return self._rng.choice(moves)
+        # random.Random.choice's own steps (the same draws, so the same pick), without its
+        # Python layer: as many random bits as the number of moves needs, again while too big.
+        n = len(moves)
+        draw = self._rng.getrandbits
+        k = n.bit_length()
+        r: int = draw(k)
+        while r >= n:
+            r = draw(k)
+        return moves[r]
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed!r})"

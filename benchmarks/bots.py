@@ -1,4 +1,10 @@
-"""Computer players benchmark (issue 11): SearchBot's speed and strength, LearningBot's learning.
+"""Computer players benchmark (issues 11 and 22): SearchBot's speed and strength, the Hint's
+delay, LearningBot's learning; compiled and pure Python side by side.
+
+By default every part runs twice at the same time, in two fresh processes: one with the compiled
+engine core, one with ``TOKENS_EDU_PURE_PYTHON=1`` (the same source as plain Python), so both see
+the same load; then the two are printed side by side. More imagined games in the same 300 ms
+should win more games. ``--engine compiled`` or ``pure`` runs one only (in this process).
 
 Prints:
 1. speed: SearchBot at its default budget (300 ms) on positions of seeded games: decisions per
@@ -9,7 +15,11 @@ Prints:
    Targets: win rate >= 65%, every decision <= 0.5 s.
 3. learning: LearningBot (all weights 0) against GreedyBot over ``--eval-games`` seat-swapped
    games, then after ``--train-seconds`` (120) of ``tokens_edu.train`` against GreedyBot, again.
-   ``--repeat`` runs the learning part again from other seeds (min/median/max).
+   ``--repeat`` runs the learning part again from other seeds (min/median/max). Training speed
+   is printed as games trained per minute.
+4. hint: the delay from "Show a hint" to the hint in the kernel, as Lesson 7's GameView gives
+   it (``benchmarks/thinking_pane.py``, ``--hint-games`` whole games; SearchBot with
+   ``HINT_ITERATIONS`` imagined games), min/median/max in milliseconds.
 
 The machine is shared while we develop: time-budget figures depend on the load (fewer imagined
 games fit in 300 ms on a busy machine). The load average is printed with each part.
@@ -25,19 +35,24 @@ load 2-4 (max 0.65 s).
 Learning (3 runs, 100 games each): 0% before every time; after 120 s 17% / 27% / 29%
 (min/median/max; 3,480, 6,580 and 13,500 games trained, by the load).
 
-Usage: python benchmarks/bots.py [--part speed strength learning] [--games 200] [--processes 2]
+Usage: python benchmarks/bots.py [--part speed strength learning hint] [--games 200] [--processes 2]
        [--budget-ms 300] [--train-seconds 120] [--eval-games 200] [--repeat 1] [--seed 0]
+       [--engine both|compiled|pure] [--hint-games 2]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import re
 import statistics
+import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from tokens_edu import Game, starter_decks, train
 from tokens_edu.players import GreedyBot, LearningBot, SearchBot
@@ -62,7 +77,7 @@ def _deal(seed: int, g: int):
 
 
 # -- 1. speed -----------------------------------------------------------------------------------------
-def speed(budget_ms: int, decisions: int, seed: int) -> None:
+def speed(budget_ms: int, decisions: int, seed: int) -> dict:
     """Time SearchBot on ``decisions`` positions of seeded Greedy-vs-Greedy games."""
     positions = []
     g = 0
@@ -93,6 +108,7 @@ def speed(budget_ms: int, decisions: int, seed: int) -> None:
     print(f"  seconds per decision min/median/max {_mmm(secs)}")
     print(f"  imagined games (rollouts) per decision min/median/max {_mmm(rollouts, '{:.0f}')}, "
           f"imagined deals per decision {_mmm(worlds, '{:.0f}')}")
+    return {"secs": secs, "rollouts": rollouts, "per_s": len(positions) / wall}
 
 
 # -- 2. strength ------------------------------------------------------------------------------------------
@@ -119,7 +135,7 @@ def _one_game(args):
     return points, secs, rollouts
 
 
-def strength(games: int, processes: int, budget_ms: int, iterations: int | None, seed: int) -> None:
+def strength(games: int, processes: int, budget_ms: int, iterations: int | None, seed: int) -> dict:
     """Search vs Greedy over ``games`` seat-swapped games; prints the win rate and interval."""
     jobs = [(seed, g, budget_ms, iterations) for g in range(games)]
     start = time.perf_counter()
@@ -141,6 +157,8 @@ def strength(games: int, processes: int, budget_ms: int, iterations: int | None,
           f"target >= 65%")
     print(f"  its seconds per decision min/median/max {_mmm(secs)}; decisions over 0.5 s: {over} of {len(secs)}")
     print(f"  its rollouts per searched decision min/median/max {_mmm(rolls, '{:.0f}')}")
+    return {"points": points, "games": games, "low": low, "high": high, "secs": secs, "rollouts": rolls,
+            "over": over}
 
 
 # -- 3. learning ----------------------------------------------------------------------------------------
@@ -170,36 +188,131 @@ def learning(train_seconds: float, eval_games: int, seed: int) -> tuple[float, f
     return before, after, trained
 
 
-def main() -> None:
-    """Run the chosen parts and print their figures."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--part", nargs="+", default=["speed", "strength", "learning"],
-                    choices=["speed", "strength", "learning"])
-    ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--processes", type=int, default=min(2, os.cpu_count() or 1))
-    ap.add_argument("--budget-ms", type=int, default=300)
-    ap.add_argument("--iterations", type=int, default=None, help="an iteration budget instead of time")
-    ap.add_argument("--decisions", type=int, default=60, help="positions timed in the speed part")
-    ap.add_argument("--train-seconds", type=float, default=120.0)
-    ap.add_argument("--eval-games", type=int, default=200)
-    ap.add_argument("--repeat", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args()
-    print(f"benchmarks/bots.py: {os.cpu_count()} cores, {_load()}, Python {sys.version.split()[0]}")
+def hint(games: int) -> dict:
+    """The Hint's delay in Lesson 7's GameView, from benchmarks/thinking_pane.py (this engine)."""
+    script = Path(__file__).resolve().with_name("thinking_pane.py")
+    out = subprocess.run([sys.executable, str(script), "--games", str(games)], capture_output=True, text=True,
+                         check=True, env=os.environ.copy()).stdout
+    line = next(x for x in out.splitlines() if x.startswith("Show a hint"))
+    print(f"hint ({_load()}): {line}")
+    ms = dict(re.findall(r"(min|median|p95|max) (\d+) ms", line))
+    return {"line": line, **{k: float(v) for k, v in ms.items()}}
+
+
+def _run_parts(args) -> dict:
+    """Run the chosen parts with the engine this process runs; print and return their figures."""
+    import tokens_edu.engine
+
+    out: dict = {"compiled": tokens_edu.engine.COMPILED}
     if "speed" in args.part:
-        speed(args.budget_ms, args.decisions, args.seed)
+        out["speed"] = speed(args.budget_ms, args.decisions, args.seed)
     if "strength" in args.part:
-        strength(args.games, args.processes, args.budget_ms, args.iterations, args.seed)
+        out["strength"] = strength(args.games, args.processes, args.budget_ms, args.iterations, args.seed)
     if "learning" in args.part:
         befores, afters, counts = [], [], []
         for r in range(args.repeat):
             b, a, n = learning(args.train_seconds, args.eval_games, args.seed + r)
             befores.append(b), afters.append(a), counts.append(n)
             print(f"learning run {r + 1} ({_load()}): LearningBot vs GreedyBot, {args.eval_games} games: "
-                  f"{b:.1%} before, {a:.1%} after {args.train_seconds:.0f} s of training ({n} games)")
+                  f"{b:.1%} before, {a:.1%} after {args.train_seconds:.0f} s of training ({n} games, "
+                  f"{n / args.train_seconds * 60:,.0f} games a minute)")
         if args.repeat > 1:
             print(f"  win rate before min/median/max {_mmm(befores, '{:.1%}')}, "
                   f"after {_mmm(afters, '{:.1%}')}, games trained {_mmm(counts, '{:.0f}')}")
+        out["learning"] = {"before": befores, "after": afters, "per_minute": [n / args.train_seconds * 60 for n in counts]}
+    if "hint" in args.part:
+        out["hint"] = hint(args.hint_games)
+    return out
+
+
+def _side_by_side(results: dict) -> None:
+    """Print the compiled and pure figures of each part next to each other."""
+    c, p = results["compiled"], results["pure"]
+
+    def row(label: str, a: str, b: str) -> None:
+        print(f"  {label:<52} {a:>24} {b:>24}")
+
+    print(f"compiled and pure side by side ({_load()} now); min/median/max where three numbers")
+    row("", "compiled", "pure")
+    if "speed" in c:
+        row("SearchBot 300 ms: imagined games per decision", _mmm(c["speed"]["rollouts"], "{:.0f}"),
+            _mmm(p["speed"]["rollouts"], "{:.0f}"))
+        row("  seconds per decision", _mmm(c["speed"]["secs"]), _mmm(p["speed"]["secs"]))
+    if "strength" in c:
+        fmt = lambda r: f"{r['points'] / r['games']:.1%} ({r['low']:.0%}-{r['high']:.0%})"  # noqa: E731
+        row(f"SearchBot vs GreedyBot, {c['strength']['games']} games: win rate (95%)", fmt(c["strength"]),
+            fmt(p["strength"]))
+        row("  imagined games per searched decision", _mmm(c["strength"]["rollouts"], "{:.0f}"),
+            _mmm(p["strength"]["rollouts"], "{:.0f}"))
+        row("  decisions over 0.5 s", f"{c['strength']['over']} of {len(c['strength']['secs'])}",
+            f"{p['strength']['over']} of {len(p['strength']['secs'])}")
+    if "learning" in c:
+        row("LearningBot: training games a minute", _mmm(c["learning"]["per_minute"], "{:,.0f}"),
+            _mmm(p["learning"]["per_minute"], "{:,.0f}"))
+        row("  win rate vs GreedyBot after training", _mmm(c["learning"]["after"], "{:.1%}"),
+            _mmm(p["learning"]["after"], "{:.1%}"))
+    if "hint" in c:
+        row("Hint delay, ms (min/median/max)", f"{c['hint']['min']:.0f}/{c['hint']['median']:.0f}/{c['hint']['max']:.0f}",
+            f"{p['hint']['min']:.0f}/{p['hint']['median']:.0f}/{p['hint']['max']:.0f}")
+
+
+def main() -> None:
+    """Run the chosen parts and print their figures (both engines at once by default)."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--part", nargs="+", default=["speed", "strength", "learning", "hint"],
+                    choices=["speed", "strength", "learning", "hint"])
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--processes", type=int, default=None,
+                    help="processes for the strength part (default: 1 per engine when both run, else 2)")
+    ap.add_argument("--budget-ms", type=int, default=300)
+    ap.add_argument("--iterations", type=int, default=None, help="an iteration budget instead of time")
+    ap.add_argument("--decisions", type=int, default=60, help="positions timed in the speed part")
+    ap.add_argument("--train-seconds", type=float, default=120.0)
+    ap.add_argument("--eval-games", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--hint-games", type=int, default=2, help="whole games of Hints in the hint part")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--engine", choices=["both", "compiled", "pure"], default="both")
+    ap.add_argument("--json", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    print(f"benchmarks/bots.py: {os.cpu_count()} cores, {_load()}, Python {sys.version.split()[0]}", flush=True)
+    if args.engine != "both":
+        import tokens_edu.engine
+
+        if tokens_edu.engine.COMPILED != (args.engine == "compiled"):
+            raise SystemExit(f"asked for the {args.engine} engine, but this process runs the other one "
+                             "(set or unset TOKENS_EDU_PURE_PYTHON; 'make build' compiles)")
+        if args.processes is None:
+            args.processes = min(2, os.cpu_count() or 1)
+        results = _run_parts(args)
+        if args.json:
+            Path(args.json).write_text(json.dumps(results), encoding="utf-8")
+        return
+    # both: one process per engine, at the same time, so both see the same load
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        procs = {}
+        for engine in ("compiled", "pure"):
+            env = {k: v for k, v in os.environ.items() if k != "TOKENS_EDU_PURE_PYTHON"}
+            if engine == "pure":
+                env["TOKENS_EDU_PURE_PYTHON"] = "1"
+            argv = [a for a in sys.argv[1:]]
+            argv += ["--engine", engine, "--json", str(Path(tmp) / f"{engine}.json"),
+                     "--processes", str(args.processes or 1)]
+            log = open(Path(tmp) / f"{engine}.log", "w", encoding="utf-8")
+            procs[engine] = (subprocess.Popen([sys.executable, str(Path(__file__).resolve()), *argv], env=env,
+                                              stdout=log, stderr=subprocess.STDOUT), log)
+        results = {}
+        for engine, (proc, log) in procs.items():
+            code = proc.wait()
+            log.close()
+            text = (Path(tmp) / f"{engine}.log").read_text(encoding="utf-8")
+            print(f"== {engine}\n{text.rstrip()}", flush=True)
+            if code:
+                raise SystemExit(f"the {engine} run failed (exit {code})")
+            results[engine] = json.loads((Path(tmp) / f"{engine}.json").read_text(encoding="utf-8"))
+    _side_by_side(results)
 
 
 if __name__ == "__main__":

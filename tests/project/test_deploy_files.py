@@ -71,3 +71,16 @@ def test_the_dashboards_hub_login_is_used_only_when_the_hub_started_it(monkeypat
     assert not running_as_hub_service()  # no OAuth client: not a usable Hub login
     monkeypatch.setenv("JUPYTERHUB_CLIENT_ID", "service-teacher")
     assert running_as_hub_service()
+
+
+def test_the_hub_image_compiles_the_engine_core_and_checks_it():
+    """deploy/z2jh/Dockerfile builds the wheel in a stage with gcc (the engine core compiled with
+    mypyc for the image's own Python), installs it, and stops if the engine did not compile
+    (issue 22). .dockerignore keeps a local venv and local builds out of the image."""
+    dockerfile = (ROOT / "deploy" / "z2jh" / "Dockerfile").read_text(encoding="utf-8")
+    stages = dockerfile.split("\nFROM ")
+    assert len(stages) == 3 and " AS build" in stages[1].splitlines()[0]
+    assert "gcc" in stages[1] and "pip wheel" in stages[1] and "COPY . /src" in stages[1]
+    assert "COPY --from=build" in stages[2] and "e.COMPILED" in stages[2] and "gcc" not in stages[2]
+    ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    assert {".venv", "build", "**/*.so", "tokens_edu/_compiled.json"} <= set(ignored)

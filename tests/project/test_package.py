@@ -98,6 +98,40 @@ def test_wheel_carries_every_card_and_lesson_file(wheel):
         assert f"tokens_edu/widgets/static/{static.name}" in names, static.name
 
 
+def test_the_wheel_is_compiled_for_this_platform_and_runs_compiled(wheel, fresh):
+    """pip wheel . compiles the engine core with mypyc (issue 22): the wheel is for this Python
+    and platform, carries an extension module per compiled module, its sources (the pure
+    fallback) and the build record; installed, the compiled engine runs, and
+    TOKENS_EDU_PURE_PYTHON=1 gives the source. (Where no C compiler is, the wheel is pure and
+    says why in its record.)"""
+    import importlib.machinery
+    import json
+    import shutil
+    import sysconfig
+
+    from tokens_edu import _compiled
+
+    names = zipfile.ZipFile(wheel).namelist()
+    record = json.loads(zipfile.ZipFile(wheel).read("tokens_edu/_compiled.json"))
+    can = (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file() and shutil.which("gcc") is not None
+    if not can:
+        assert record["compiled"] is False and record["reason"]
+        return
+    assert record["compiled"] is True and set(record["modules"]) == set(_compiled.MODULES), record
+    assert not wheel.name.endswith("-none-any.whl"), wheel.name  # a platform wheel, e.g. cp311-cp311-linux_x86_64
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for module in _compiled.MODULES:
+        path = module.replace(".", "/")
+        assert f"{path}{suffix}" in names and f"{path}.py" in names, module
+    assert f"tokens_edu/_core__mypyc{suffix}" in names
+    code = "import tokens_edu.engine as e, tokens_edu.engine.state as s; print(e.COMPILED, s.__file__)"
+    out = _run([str(fresh["python"]), "-c", code], cwd=fresh["work"], env=fresh["env"]).stdout.split()
+    assert out[0] == "True" and out[1].endswith(suffix) and str(fresh["venv"]) in out[1], out
+    out = _run([str(fresh["python"]), "-c", code], cwd=fresh["work"],
+               env={**fresh["env"], "TOKENS_EDU_PURE_PYTHON": "1"}).stdout.split()
+    assert out[0] == "False" and out[1].endswith("state.py"), out
+
+
 def test_installed_package_reads_its_cards_from_site_packages(fresh):
     out = _run([str(fresh["python"]), "-c",
                 "import tokens_edu, tokens_edu.content.bundle as b; from tokens_edu import load_cards\n"

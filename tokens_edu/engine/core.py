@@ -17,6 +17,7 @@ its own module faster than a method looked up on a Python class.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -45,12 +46,18 @@ class GameCore:
     def __init__(self, state: State) -> None:
         """Hold ``state`` with no history (nothing before it can be undone)."""
         self._s = state
-        # per move played: the move and who played it (move | player << MOVE_BITS). A list
-        # (compiled code appends to it in C; an array's append is a Python call, ten times
-        # dearer). Where each move began is on the state's trail (State.begin_move), for undo.
-        self._history: list[int] = []
-        self._texts: list[str | None] = []  # each action's text, or None until somebody asks
-        self._log: list[str] = []  # the log's sentences made so far, one per event (a prefix)
+        # per move played: the move and who played it (move | player << MOVE_BITS), 8 bytes
+        # each in an array('q') (a list would hold an int object of 32 bytes per move). Where
+        # each move began is on the state's trail (State.begin_move), for undo.
+        self._history: Any = None
+        self._append: Any = None  # the array's append and pop, looked up once (they are Python
+        self._pop: Any = None  # methods: by name, each call would look them up again)
+        self._set_history(array("q"))
+        self._texts: dict[int, str] = {}  # move number -> its action's text, when it was applied as one
+        # the log's sentences made so far, one per event (a prefix), end to end in one string,
+        # with where each ends: a str object per sentence would hold 49 bytes more each
+        self._log = ""
+        self._log_ends: Any = array("I")
         self._moves: list[int] | None = None  # the legal moves of now, once worked out
         self._actions: list[Any] | None = None  # their Actions (made by Game when asked)
         self._by_text: dict[str, int] | None = None  # an action's text -> its index (Game)
@@ -113,16 +120,19 @@ class GameCore:
         Raises:
             IllegalAction: there is nothing to undo.
         """
-        h = self._history
-        if not h:
+        n = len(self._history)
+        if not n:
             raise IllegalAction("There is nothing to undo: this is the start of the game.", action="undo")
-        move: int = h.pop() & _MOVE_MASK
-        self._texts.pop()
+        move: int = self._pop() & _MOVE_MASK
+        if n - 1 in self._texts:
+            del self._texts[n - 1]
         s = self._s
         s.undo_move()
         n = len(s.events)
-        if len(self._log) > n:
-            del self._log[n:]
+        ends = self._log_ends
+        if len(ends) > n:
+            self._log = self._log[:ends[n - 1]] if n else ""
+            del ends[n:]
         self._moves = None
         self._actions = None
         self._by_text = None
@@ -138,6 +148,12 @@ class GameCore:
         if move not in moves:
             raise _not_legal(move)
         return moves.index(move)
+
+    def _set_history(self, history: Any) -> None:
+        """Take ``history`` (an array('q') of moves played, see __init__) as this game's."""
+        self._history = history
+        self._append = history.append
+        self._pop = history.pop
 
     def _forget(self) -> None:
         """Drop what was worked out about the current position (it changed)."""
@@ -189,9 +205,9 @@ def push_move(g: GameCore, move: int, text: str | None) -> None:
     d = s.decision
     mark = len(s.trail)
     s.begin_move()
-    h = g._history
-    h.append(move | (d.player if d is not None else s.active) << MOVE_BITS)
-    g._texts.append(text)
+    g._append(move | (d.player if d is not None else s.active) << MOVE_BITS)
+    if text is not None:
+        g._texts[len(g._history) - 1] = text
     g._moves = None
     g._actions = None
     g._by_text = None
@@ -199,8 +215,8 @@ def push_move(g: GameCore, move: int, text: str | None) -> None:
         play(s, move)
     except BaseException:  # a bug must never leave a half-changed game behind
         s.undo_to(mark)  # (its events too: the move's beginning is passed)
-        h.pop()
-        g._texts.pop()
+        g._pop()
+        g._texts.pop(len(g._history), None)
         raise
 
 

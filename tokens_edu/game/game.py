@@ -208,13 +208,23 @@ class Game(GameCore):
     @property
     def log(self) -> tuple[LogEvent, ...]:
         """The events so far, oldest first (each a :class:`LogEvent`)."""
+        # The sentences are kept once made, end to end in one string with where each ends; a
+        # LogEvent is rebuilt from its event (turn, player and kind are the event's own).
         events = self._s.events
-        texts = self._log  # the sentences, kept once made (a LogEvent is rebuilt from its event)
-        done = len(texts)
+        ends = self._log_ends
+        done = len(ends)
         if done < len(events):
-            texts.extend(e.text for e in log_events(self._s, self._names, events[done:], self._title))
-        kind = KIND
-        return tuple([LogEvent(e[1], e[2], kind[e[0]], text) for e, text in zip(events, texts)])
+            texts = [e.text for e in log_events(self._s, self._names, events[done:], self._title)]
+            end = ends[-1] if done else 0
+            for text in texts:
+                end += len(text)
+                ends.append(end)
+            self._log += "".join(texts)
+        kind, log, out, start = KIND, self._log, [], 0
+        for e, end in zip(events, ends):
+            out.append(LogEvent(e[1], e[2], kind[e[0]], log[start:end]))
+            start = end
+        return tuple(out)
 
     def log_for(self, player: int) -> tuple[LogEvent, ...]:
         """The log as ``player`` (0/1) reads it: like :attr:`log`, but their own secret choices
@@ -331,7 +341,7 @@ class Game(GameCore):
         Raises:
             IllegalAction: there is nothing to undo.
         """
-        text = self._texts[-1] if self._texts else None
+        text = self._texts.get(len(self._history) - 1)
         move = self.pop()
         return Action.parse(text) if text is not None else self.action(move)
 
@@ -384,9 +394,9 @@ class Game(GameCore):
         g = Game.__new__(Game)
         GameCore.__init__(g, self._s.copy())
         g._names, g._title, g._origin = self._names, self._title, self._origin
-        g._history = self._history[:]
-        g._texts = self._texts[:]
-        g._log = self._log[:]
+        g._set_history(self._history[:])
+        g._texts = dict(self._texts)
+        g._log, g._log_ends = self._log, self._log_ends[:]
         return g
 
     def __copy__(self) -> "Game":
@@ -398,15 +408,16 @@ class Game(GameCore):
     def _history_texts(self) -> list[str]:
         """Every action's text, working out the ones played as int moves (:meth:`push`) by
         walking back on a copy to the position each was played in."""
-        texts = self._texts
+        known, n = self._texts, len(self._history)
+        texts = [known.get(i) for i in range(n)]
         if None in texts:
             first = texts.index(None)
             s = self._s.copy()
             mask = (1 << MOVE_BITS) - 1
-            for i in range(len(texts) - 1, first - 1, -1):
+            for i in range(n - 1, first - 1, -1):
                 s.undo_move()  # back to the position move i was played in
                 if texts[i] is None:
-                    texts[i] = str(action_of(s, self._history[i] & mask))
+                    texts[i] = known[i] = str(action_of(s, self._history[i] & mask))
         return texts
 
     def to_record(self) -> dict:

@@ -17,9 +17,10 @@ Running on a cluster
 --------------------
 Any :class:`concurrent.futures.Executor` can run the games instead of this computer's
 processes: pass it as ``executor=`` (it is used, not shut down). A school with a cluster can
-pass Dask's or Ray's executor; tokens_edu does not depend on either::
+pass Dask's (the ``cluster`` extra; ``docs/cluster.md`` has a study too big for a laptop) or
+Ray's executor::
 
-    from dask.distributed import Client            # pip install "dask[distributed]"
+    from dask.distributed import Client            # pip install "tokens-edu[cluster]"
     client = Client("tcp://scheduler:8786")
     table = simulate("Green-Blue", "Black-Red", 100_000, executor=client.get_executor())
 
@@ -27,7 +28,8 @@ pass Dask's or Ray's executor; tokens_edu does not depend on either::
 ``concurrent.futures.Executor`` that runs on Ray (recent Ray releases include one; check the
 name in your Ray version's documentation). The workers need ``tokens_edu`` installed, and the
 bots must be picklable (Dask and Ray use cloudpickle, which also sends a bot class written in
-a notebook). The table is the same as on this computer: each game's seed comes from its number.
+a notebook). The table is the same as on this computer: each game's seed comes from its number
+(``tests/lab/test_cluster.py`` checks it on a local Dask cluster of worker processes).
 """
 
 from __future__ import annotations
@@ -65,6 +67,10 @@ DEFAULT_TURN_LIMIT = 100
 GAMES_PER_PROCESS = 50
 
 _MAX_GAMES = 10_000_000
+
+#: Workers assumed behind an executor that does not say how many it has (a Dask cluster's):
+#: the games go out in at least 8 chunks per worker, so a big cluster is kept busy.
+CLUSTER_WORKERS = 64
 
 
 # -- seeds ----------------------------------------------------------------------------------------
@@ -193,8 +199,8 @@ def _run(batch: _Batch, jobs: list[tuple[int, int, int]], processes, executor, p
     if executor is None:
         workers = processes if processes is not None else min(_cores(), math.ceil(n / GAMES_PER_PROCESS))
         workers = max(1, min(workers, n))
-    else:
-        workers = max(1, getattr(executor, "_max_workers", None) or _cores())
+    else:  # a pool says its size; a cluster's executor (Dask's) does not: plan for many workers
+        workers = max(1, getattr(executor, "_max_workers", None) or CLUSTER_WORKERS)
     chunk = max(1, min(200, math.ceil(n / (workers * 8)))) if n else 1
     chunks = [jobs[i:i + chunk] for i in range(0, n, chunk)]
     rows: list[dict] = []

@@ -14,7 +14,7 @@ Quick start::
 The rules come from the printed Quick Play rules and the rulings R1-R25.
 """
 
-from .cards import Card, CardPool, load_cards
+from .cards import Card, CardPool, card_picture, load_cards
 from .decks import Deck, starter_decks
 from .errors import CardDataError, DeckError, IllegalAction, RecordError, ScenarioError, TokensError
 
@@ -26,7 +26,7 @@ from .learning import train
 from .roundrobin import tournament
 
 __all__ = [
-    "Card", "CardPool", "load_cards",
+    "Card", "CardPool", "load_cards", "card_picture",
     "Deck", "starter_decks",
     "Game", "Action", "Observation", "BoardCard", "LogEvent",
     "render_card", "print_sheet",

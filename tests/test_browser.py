@@ -264,6 +264,15 @@ def test_play_lesson_05_by_clicking_cards_at_1366x768(server, browser):
                      ".tokens-table .tt-panel", ".tokens-table .tt-controls"):
             assert in_viewport(page, part), f"{part} is not in the 1366x768 window"
         assert "test (you)" in page.locator(".tokens-table .tt-side-bottom").inner_text()
+        # every card on the table shows its own picture (tokens_edu.card_picture), drawn in the page
+        icons = {c.name: c.icon for c in starter_decks()[mine]} | {c.name: c.icon for c in starter_decks()[theirs]}
+        drawn = page.evaluate("""() => [...document.querySelectorAll('.tokens-game .tt-card .tt-face')].map(f => {
+            const svg = f.querySelector('.tt-pic svg'); const box = svg ? svg.getBoundingClientRect() : null;
+            return [f.querySelector('.tt-name').textContent.replace(/\\u00ad/g, ''), svg && svg.dataset.icon,
+                    box ? Math.min(box.width, box.height) : 0, svg ? svg.querySelectorAll('path').length : 0]; })""")
+        assert len(drawn) >= 5, drawn  # the student's opening hand at least
+        for name, icon, size, paths in drawn:
+            assert icon == icons[name] and size >= 16 and paths >= 1, (name, icon, size, paths)
         if page.locator(".tt-speed select").count():
             page.locator(".tt-speed select").select_option("200")  # the computer plays faster
 

@@ -19,7 +19,8 @@ Two parts:
 The browser tells the kernel what was clicked with small messages (``{"type": "move", "text":
 ..., "v": version}``, ``"step"``, ``"undo"``, ``"pause"``, ``"speed"``, ``"reveal"``,
 ``"again"``, ``"read"``); :class:`~tokens_edu.widgets.GameView` answers them. The widget's
-synced state is only ``state`` (the dict above) and ``palette`` (card colors).
+synced state is only ``state`` (the dict above), ``palette`` (card colors) and ``pictures``
+(every Alpha Set card's picture, the same for every game: it tells nothing hidden).
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from pathlib import Path
 
 import anywidget
 import traitlets
 
+from ..cards import FALLBACK_ICON, card_picture, load_cards
 from ..render import COLOR_STYLES, RARITY_NAMES
 
 __all__ = ["CardTable", "table_state", "card_face", "move_label", "WIN_TOKENS"]
@@ -82,7 +85,8 @@ def card_face(card) -> dict:
 
     Returns:
         dict with ``name, color, type, cost, trainable, tokens, cap, tru, keywords, legacy,
-        rarity, rules`` (``rules``: the ability text, ``{E}`` meaning "turn sideways").
+        rarity, rules, icon`` (``rules``: the ability text, ``{E}`` meaning "turn sideways";
+        ``icon``: the name of its picture in :attr:`CardTable.pictures`).
     """
     return {
         "name": card.name, "color": card.color, "type": card.type, "cost": int(card.cost),
@@ -90,7 +94,17 @@ def card_face(card) -> dict:
         "cap": card.cap if card.is_system else None, "tru": card.tru if card.is_system else None,
         "keywords": [str(k) for k in (card.keywords or ())], "legacy": bool(card.legacy),
         "rarity": RARITY_NAMES.get(card.rarity, card.rarity), "rules": card.rules_text or "",
+        "icon": card.icon or FALLBACK_ICON,
     }
+
+
+@lru_cache(maxsize=1)
+def _alpha_pictures() -> tuple[tuple[str, str], ...]:
+    """Every Alpha Set card's picture by icon name, inked ``currentColor`` (the page colors it)."""
+    pictures: dict[str, str] = {}
+    for card in load_cards().cards():
+        pictures.setdefault(card.icon or FALLBACK_ICON, card_picture(card, "currentColor"))
+    return tuple(pictures.items())
 
 
 def move_label(action) -> str:
@@ -197,13 +211,17 @@ class CardTable(anywidget.AnyWidget):
             ``note``, ``banner``, ``cover``, ``bot``, ``autoplay``, ``paused``, ``delay``,
             ``undo``, ``title``).
         palette: card colors per card color (from :data:`tokens_edu.render.COLOR_STYLES`).
+        pictures: each card picture by icon name (a face's ``icon``), an ``<svg>`` string from
+            :func:`tokens_edu.card_picture` inked ``currentColor``: the Alpha Set's pictures, sent
+            once (about 40 kB of JSON). A face whose icon is not in it is drawn without a picture.
 
     Messages from the page go to the callables in :attr:`handlers` (one per message type);
     a handler that raises is logged and never breaks the widget.
 
     CSS classes in the page (stable, for tests and teachers' stylesheets): ``tokens-table``
     (the whole table), ``tt-side-top`` / ``tt-side-bottom``, ``tt-board``, ``tt-hand``,
-    ``tt-card`` (every card; ``data-id`` holds its board label or ``hand:<name>``),
+    ``tt-card`` (every card; ``data-id`` holds its board label or ``hand:<name>``), ``tt-pic``
+    (a card's picture),
     ``tt-playable``, ``tt-target``, ``tt-sideways``, ``tt-hl``, ``tt-slot`` (a playable card
     with its one-click buttons), ``tt-quick-btn`` and ``tt-quick-<kind>`` (those buttons; a
     move without a choice has ``data-quick`` = the move, ``tt-quick-aim`` asks for a target,
@@ -218,11 +236,13 @@ class CardTable(anywidget.AnyWidget):
     _css = _STATIC / "table.css"
     state = traitlets.Dict().tag(sync=True)
     palette = traitlets.Dict().tag(sync=True)
+    pictures = traitlets.Dict().tag(sync=True)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.add_class("tokens-card-table")
         self.palette = {k: dict(v) for k, v in COLOR_STYLES.items()}
+        self.pictures = dict(_alpha_pictures())
         self.handlers: dict[str, Callable[[dict], None]] = {}
         self.on_msg(self._on_page_msg)
 

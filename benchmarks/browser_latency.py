@@ -31,7 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_browser import LESSON, SETTLED, VIEWPORT, WANTS, Server, launch, only_loopback  # noqa: E402
+from teacher_helpers import launch  # noqa: E402
+from test_browser import LESSON, SETTLED, VIEWPORT, WANTS, Server, only_loopback  # noqa: E402
 
 TARGET_MS = 150.0
 TARGET_CLICKS = 5

@@ -2,8 +2,8 @@
 #   make serve   serve the lessons to a class (http://127.0.0.1:8866/)
 #   make test    build .venv if needed, then run the whole test suite and the notebook smoke test
 #   make lab     (for students who code) JupyterLab on notebooks/ with the project's kernel
-# Also: make teacher (the teacher dashboard), make bench (benchmarks/*.py), make clean (remove
-# .venv and build leftovers).
+# Also: make test-fast (unit tests only, about 2 minutes), make teacher (the teacher dashboard),
+# make bench (benchmarks/*.py), make clean (remove .venv and build leftovers).
 # Options: make serve SERVE_ARGS="--pool-size 30 --data-dir /srv/answers"
 
 PYTHON ?= python3
@@ -15,7 +15,7 @@ SERVE_ARGS ?=
 LAB_ARGS ?=
 TEACHER_ARGS ?=
 
-.PHONY: all venv test test-unit test-notebooks serve lab teacher bench clean
+.PHONY: all venv test test-fast test-unit test-notebooks lint-imports serve lab teacher bench clean
 
 all: test
 
@@ -38,6 +38,15 @@ test: test-unit test-notebooks
 # pytest's exit code 5 ("no tests collected") fails make like any other non-zero code.
 test-unit: $(STAMP)
 	$(PY) -m pytest tests
+
+# The unit tests only (no browser, no PostgreSQL, no JupyterHub, no servers or notebooks): a
+# couple of minutes, for while you work. `make test` still runs everything.
+test-fast: $(STAMP)
+	$(PY) -m pytest tests -m "not browser and not postgres and not hub and not slow"
+
+# The layers' import contracts (pyproject.toml, [tool.importlinter]); also run by the tests.
+lint-imports: $(STAMP)
+	$(VENV)/bin/lint-imports
 
 # Every lesson and notebook must run top to bottom (nbval-lax: cells may not raise; outputs are
 # not compared). Answers saved by the notebooks go to a throwaway folder.

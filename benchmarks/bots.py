@@ -40,8 +40,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from tokens_edu import Game, starter_decks, train
-from tokens_edu.bots import GreedyBot, LearningBot, SearchBot
-from tokens_edu.simulation import game_seed, wilson_interval
+from tokens_edu.players import GreedyBot, LearningBot, SearchBot
+from tokens_edu.lab.simulate import game_seed, wilson_interval
 
 
 def _load() -> str:

@@ -29,7 +29,7 @@ from itertools import combinations
 from types import BuiltinFunctionType, FunctionType, ModuleType
 
 from tokens_edu import Game, load_cards, starter_decks
-from tokens_edu.bots import GreedyBot, RandomBot
+from tokens_edu.players import GreedyBot, RandomBot
 from tokens_edu.engine import EFFECTS
 
 

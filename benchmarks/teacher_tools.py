@@ -30,10 +30,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tokens_edu import Game, starter_decks  # noqa: E402
-from tokens_edu.bots import GreedyBot, RandomBot  # noqa: E402
-from tokens_edu.dashboard import TokenAuth, make_app  # noqa: E402
-from tokens_edu.journal import Journal  # noqa: E402
-from tokens_edu.saved_games import GameStore, snapshot  # noqa: E402
+from tokens_edu.players import GreedyBot, RandomBot  # noqa: E402
+from tokens_edu.teacher.dashboard import TokenAuth, make_app  # noqa: E402
+from tokens_edu.store.journal import Journal  # noqa: E402
+from tokens_edu.store.games import GameStore, snapshot  # noqa: E402
 
 
 def figures(name: str, values_ms: list[float]) -> None:

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from tokens_edu import Game, starter_decks
-    from tokens_edu.search import SearchBot
+    from tokens_edu.players.search import SearchBot
     from tokens_edu.widgets import GameView
 
     decks = starter_decks()

@@ -1,10 +1,38 @@
-"""Fixtures shared by several test modules."""
+"""Fixtures and markers shared by the whole suite.
+
+The tests mirror the package (``tests/engine/`` tests ``tokens_edu/engine/``...); helpers they
+share are in ``tests/support/`` (on ``sys.path`` from here, so a test says ``from scenarios import
+...``). Markers are given by what a test uses, so they cannot drift from the code:
+
+- ``browser``: drives Debian's Chromium (the ``browser`` fixture; modules that launch their own
+  say ``pytestmark = pytest.mark.browser``, single tests ``@pytest.mark.browser``);
+- ``postgres``: starts a throwaway PostgreSQL server (the ``postgres`` fixture);
+- ``hub``: starts a real JupyterHub (``tests/project/test_hub.py``);
+- ``slow``: starts servers, builds packages or runs notebooks (marked in the module).
+
+``make test-fast`` runs ``-m "not browser and not postgres and not hub and not slow"``.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
+
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark each test ``browser`` or ``postgres`` by the shared fixtures it uses."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if "browser" in fixtures:
+            item.add_marker(pytest.mark.browser)
+        if "postgres" in fixtures:
+            item.add_marker(pytest.mark.postgres)
 
 
 @pytest.fixture(scope="session")

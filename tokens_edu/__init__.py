@@ -3,7 +3,7 @@
 Quick start::
 
     from tokens_edu import Game, starter_decks
-    from tokens_edu.bots import GreedyBot, RandomBot
+    from tokens_edu.players import GreedyBot, RandomBot
     decks = starter_decks()
     game = Game.new(decks[0], decks[4], seed=1)
     bots = (GreedyBot(), RandomBot(seed=2))
@@ -12,18 +12,38 @@ Quick start::
     game.tables()["players"]
 
 The rules come from the printed Quick Play rules and the rulings R1-R25.
+
+The package is in layers; each imports only the layers below it (the contracts are in
+``pyproject.toml``, checked by import-linter in the tests)::
+
+    cli                  the tokens-edu command, one module per command
+    server | teacher     the Voila lesson server | the teacher's dashboard
+    widgets              ipywidgets and anywidget views
+    present | lab        what a page may show | simulations, statistics, training, plots, env
+    players | store      computer players and matches | answers, saved games, class list
+    game                 Game, actions, narration, explanations, scenarios, replays, tables
+    engine               the rules: state, moves, rules, verbs, effects, flow, events
+    content              cards, decks, glossary, names, the bundled lessons
+    errors               the errors students and teachers meet
 """
 
-from .cards import Card, CardPool, card_picture, load_cards
-from .decks import Deck, starter_decks
-from .errors import CardDataError, DeckError, IllegalAction, RecordError, ScenarioError, TokensError
-
-from .actions import Action
-from .game import BoardCard, Game, LogEvent, Observation
-from .render import print_sheet, render_card
-from .simulation import balance_matrix, first_player_advantage, matchups, simulate
-from .learning import train
-from .roundrobin import tournament
+from . import _moved
+from .content.cards import Card, CardPool, card_picture, load_cards
+from .content.decks import Deck, starter_decks
+from .errors import (
+    CardDataError,
+    DeckError,
+    IllegalAction,
+    RecordError,
+    ScenarioError,
+    TokensError,
+)
+from .game.actions import Action
+from .game.game import BoardCard, Game, LogEvent, Observation
+from .lab.simulate import balance_matrix, first_player_advantage, matchups, simulate
+from .lab.tournament import tournament
+from .lab.training import train
+from .present.render import print_sheet, render_card
 
 __all__ = [
     "Card", "CardPool", "load_cards", "card_picture",
@@ -34,15 +54,15 @@ __all__ = [
     "TokensError", "CardDataError", "DeckError", "IllegalAction", "ScenarioError", "RecordError",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-_LAZY_MODULES = ("plots", "env")  # matplotlib and PettingZoo load only when asked for
+_moved.install()
 
 
 def __getattr__(name: str):
-    """``tokens_edu.plots`` and ``tokens_edu.env`` without importing them first."""
-    if name in _LAZY_MODULES:
-        import importlib
-
-        return importlib.import_module(f".{name}", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    """``tokens_edu.plots`` and ``tokens_edu.env`` (and the other old module names) without
+    importing them first: matplotlib and PettingZoo load only when asked for."""
+    module = _moved.old_attribute(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return module

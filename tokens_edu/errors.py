@@ -6,7 +6,8 @@ Every message is written for ages 11-14: it says what went wrong and, where it h
 
 from __future__ import annotations
 
-__all__ = ["TokensError", "CardDataError", "DeckError", "IllegalAction", "ScenarioError", "RecordError"]
+__all__ = ["TokensError", "CardDataError", "DeckError", "IllegalAction", "ScenarioError", "RecordError",
+           "UsageProblem"]
 
 
 class TokensError(ValueError):
@@ -50,3 +51,9 @@ class ScenarioError(TokensError):
 class RecordError(ScenarioError):
     """A game record (from ``Game.to_record``) cannot be read or replayed. A record is a
     starting position plus moves, so this is a kind of :class:`ScenarioError`."""
+
+
+class UsageProblem(Exception):
+    """A problem with how a command was started that its user can fix (a busy port, a missing
+    folder, a bad option): the ``tokens-edu`` command prints the message and exits with code 2.
+    Not a :class:`TokensError`: nothing about a game is wrong."""

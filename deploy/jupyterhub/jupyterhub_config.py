@@ -23,7 +23,7 @@ What it sets up:
 * The idle culler (jupyterhub-idle-culler) stops servers idle for ``TOKENS_EDU_IDLE_TIMEOUT``
   seconds (default 1800), freeing their memory.
 * The teacher dashboard (``tokens-edu teacher``) runs as a Hub service at
-  ``/services/teacher/`` with the Hub's login (``tokens_edu.hub_auth``), open only to the
+  ``/services/teacher/`` with the Hub's login (``tokens_edu.teacher.hub_auth``), open only to the
   ``teachers`` group (``TOKENS_EDU_TEACHERS``), reading answers with a read-only teachers' login.
 
 Settings (environment variables of the Hub process):

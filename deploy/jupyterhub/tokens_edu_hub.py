@@ -9,8 +9,8 @@ server starts, and the database itself allows that login to read and add only th
 Objects this module keeps in the answers database (all made by :func:`prepare_database`, which
 is safe to run at every Hub start):
 
-* ``answers``: the journal's table (the same columns as ``tokens_edu.journal``), and ``games``,
-  the saved games' table (as ``tokens_edu.saved_games``), both with row-level security on;
+* ``answers``: the journal's table (the same columns as ``tokens_edu.store.journal``), and ``games``,
+  the saved games' table (as ``tokens_edu.store.games``), both with row-level security on;
 * ``drafts``: the journal's drafts (text typed but not saved yet, so a reload brings it back),
   each student reading and writing only their own (teachers never see drafts);
 * ``tokens_edu_logins``: which database login belongs to which JupyterHub name (students cannot
@@ -42,10 +42,10 @@ __all__ = ["prepare_database", "student_login", "teacher_login", "role_for", "sc
 STUDENTS = "tokens_edu_students"
 TEACHERS = "tokens_edu_teachers"
 LOGINS = "tokens_edu_logins"
-#: Longest name the journal accepts (tokens_edu.journal.MAX_NAME).
+#: Longest name the journal accepts (tokens_edu.store.journal.MAX_NAME).
 MAX_NAME = 60
 
-# The journal's table, as tokens_edu.journal makes it (tests/test_hub_db.py checks they agree).
+# The journal's table, as tokens_edu.store.journal makes it (tests/test_hub_db.py checks they agree).
 _metadata = sa.MetaData()
 answers_table = sa.Table(
     "answers",
@@ -71,7 +71,7 @@ drafts_table = sa.Table(
 )
 
 
-# The saved games' table, as tokens_edu.saved_games makes it (also checked by the tests).
+# The saved games' table, as tokens_edu.store.games makes it (also checked by the tests).
 games_table = sa.Table(
     "games",
     _metadata,

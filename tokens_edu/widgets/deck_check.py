@@ -17,7 +17,7 @@ import logging
 
 import ipywidgets as widgets
 
-from ..decks import Deck
+from ..content.decks import Deck
 from ..errors import DeckError
 
 __all__ = ["DeckCheck", "EXAMPLE_DECK"]

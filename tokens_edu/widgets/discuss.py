@@ -68,9 +68,16 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from ..cards import Card, load_cards
-from ..journal import MAX_ANSWER, JournalUnavailable, too_long_message
-from ..names import clean_name
+from ..content.cards import Card, load_cards
+from ..content.names import clean_name
+from ..store.journal import (
+    CODE_NEEDED,
+    MAX_ANSWER,
+    Journal,
+    JournalUnavailable,
+    student_from_query,
+    too_long_message,
+)
 
 __all__ = ["DiscussBox", "AnswerBox"]
 
@@ -260,7 +267,6 @@ class DiscussBox(widgets.VBox):
             raise ValueError("A Discuss question must be some text.")
         self.prompt = prompt if prompt is not None else self.card.discuss
         if journal is None:
-            from ..journal import Journal
 
             journal = Journal()
         self.journal = journal
@@ -341,7 +347,6 @@ class DiscussBox(widgets.VBox):
     def _query_name() -> str:
         """The ``?student=`` of the page ("" when none, or when it cannot be read)."""
         try:
-            from ..journal import student_from_query
 
             return student_from_query()
         except Exception:
@@ -448,7 +453,6 @@ class DiscussBox(widgets.VBox):
         name = self._typed_name()
         if not name:
             if self.code_box is not None:
-                from ..journal import CODE_NEEDED
 
                 raise ValueError(CODE_NEEDED)
             raise ValueError("Type your name first, then save.")

@@ -34,9 +34,9 @@ from collections.abc import Iterable
 
 import ipywidgets as widgets
 
-from ..cards import COLOR_THEMES, COLORS, Card, CardPool, load_cards
-from ..glossary import GLOSSARY, glossary_html
-from ..render import RARITY_NAMES, render_card
+from ..content.cards import COLOR_THEMES, COLORS, Card, CardPool, load_cards
+from ..content.glossary import GLOSSARY, glossary_html
+from ..present.render import RARITY_NAMES, render_card
 
 __all__ = ["CardGallery"]
 

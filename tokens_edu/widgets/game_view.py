@@ -56,8 +56,16 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
-from ..match import Match, make_bot
-from .table import WIN_TOKENS, CardTable, plain, table_state
+from ..content.cards import load_cards
+from ..content.decks import starter_decks
+from ..game.game import Game
+from ..players.match import Match, seat_bot
+from ..present.render import render_card
+from ..store.journal import student_from_query
+from .discuss import DiscussBox
+from .keep import KEPT_NOTE, Keeping, keep_match
+from .table import HINTS, WIN_TOKENS, CardTable, plain, table_state
+from .thinking_pane import HintPane, ThinkingPane, hints_allowed
 
 __all__ = ["GameView", "NewGamePanel", "WIN_TOKENS", "MoveButton", "Control"]
 
@@ -113,7 +121,7 @@ def _int(value, default: int = 0) -> int:
         return default
 
 
-_make_bot = make_bot  # kept for old imports
+_make_bot = seat_bot  # kept for old imports
 
 
 def _table_html(df, empty: str, names: Sequence[str] = ()) -> str:
@@ -298,7 +306,6 @@ class GameView(widgets.VBox):
         self.after_computer_move: list[Callable] = []
         self.on_drawn: list[Callable] = []
         self._build()
-        from .thinking_pane import HintPane, ThinkingPane, hints_allowed
 
         self.thinking = ThinkingPane(self, open=thinking == "open", predict=predict) if thinking else None
         self.hint = HintPane(self, hint_bot) if hints and hints_allowed(True) else None
@@ -343,7 +350,6 @@ class GameView(widgets.VBox):
         if self._after_move not in match.on_move:
             match.on_move.append(self._after_move)
         if self._keep_games and self.journal is not None:
-            from .keep import keep_match
 
             keep_match(self, match)  # saved after each move, for the teacher; never raises
         self._game_no += 1
@@ -673,7 +679,6 @@ class GameView(widgets.VBox):
 
     def _replay_to(self, step: int) -> None:
         """Show the game as it was after ``step`` actions, on a copy rebuilt from its record."""
-        from ..game import Game
 
         record = self.game.to_record()
         actions = list(record.get("actions", []))
@@ -698,8 +703,6 @@ class GameView(widgets.VBox):
         if not name:
             self.card_html.value = ""
             return
-        from ..cards import load_cards
-        from ..render import render_card
 
         self.card_html.value = render_card(load_cards()[name], scale=0.9)
 
@@ -731,8 +734,6 @@ class GameView(widgets.VBox):
             return
         box = self._discuss_boxes.get(name)
         if box is None:
-            from ..cards import load_cards
-            from .discuss import DiscussBox
 
             box = DiscussBox(load_cards()[name], self.journal)
             self._discuss_boxes[name] = box
@@ -807,7 +808,6 @@ class GameView(widgets.VBox):
         g, m = self.game, self.match
         viewer = m.viewer()
         legal = m.legal_moves()
-        from .table import HINTS
 
         self.buttons = {str(a): MoveButton(self, a, HINTS.get(a.kind, "")) for a in legal}
         highlight = []
@@ -956,7 +956,6 @@ class NewGamePanel(widgets.VBox):
                  predict: bool = False, hints: bool = False, hint_bot=None):
         super().__init__()
         self.add_class("tokens-new-game")
-        from ..decks import starter_decks
 
         self.seats = tuple(seats)
         self.bots = [_make_bot(s, i) for i, s in enumerate(self.seats)]  # checks seats now
@@ -1006,7 +1005,6 @@ class NewGamePanel(widgets.VBox):
         self.new_button.on_click(self._on_new)
         self.children = [self.setup, widgets.HBox([self.new_button, self.note]), self.slot]
         # Games kept on the server after each move, and "Continue your game" (widgets/keep.py)
-        from .keep import KEPT_NOTE, Keeping
 
         self.keeping = Keeping.for_panel(self)
         if self.keeping is not None:
@@ -1050,7 +1048,6 @@ class NewGamePanel(widgets.VBox):
 
     def _play_again(self, view: "GameView") -> None:
         """Play again: the same decks and names, a new shuffle (or the same seed if one was given)."""
-        from ..game import Game
 
         game = Game.new(self._decks[0], self._decks[1], seed=self.seed, names=self._names)
         match = Match(game, seats=self.seats, undo=view.match.undo_policy)
@@ -1066,7 +1063,6 @@ class NewGamePanel(widgets.VBox):
         try:
             name = getattr(self.journal, "student", None) if self.journal is not None else None
             if not name:
-                from ..journal import student_from_query
 
                 name = student_from_query()
             return _short(name) if name and str(name).strip() else ""
@@ -1077,7 +1073,6 @@ class NewGamePanel(widgets.VBox):
     def _on_start(self, _button=None) -> None:
         """Start: build a new Game from the chosen decks and names, shown in a GameView."""
         try:
-            from ..game import Game
 
             if self.view is not None and not self.view.game.over and not self._confirm:
                 self._confirm = True

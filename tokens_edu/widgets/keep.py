@@ -28,6 +28,11 @@ import uuid
 
 import ipywidgets as widgets
 
+from ..content.decks import Deck
+from ..players.match import Match
+from ..store.games import GameKeeper, GameStore
+from ..store.journal import query_known, student_from_query
+
 __all__ = ["Keeping", "KEPT_NOTE", "keep_match", "page_student"]
 
 log = logging.getLogger(__name__)
@@ -56,7 +61,7 @@ def page_student(journal, query_name=None) -> str:
         return ""
     try:
         if query_name is None:
-            from ..journal import student_from_query as query_name
+            query_name = student_from_query
         return query_name() or ""
     except Exception:  # noqa: BLE001 (a name is only a convenience here)
         log.debug("Keeping games: no student name", exc_info=True)
@@ -118,7 +123,6 @@ class Keeping:
         if not student:
             return None
         try:
-            from ..saved_games import GameStore
 
             store = GameStore(getattr(journal, "url", None) or None)
         except Exception:  # noqa: BLE001 (a lesson must open even when saving is impossible)
@@ -149,8 +153,6 @@ class Keeping:
         return True
 
     def _on_continue(self, _button=None) -> None:
-        from ..decks import Deck
-        from ..match import Match
 
         if self.saved is None:
             return
@@ -197,7 +199,6 @@ class Keeping:
         self._keep(gid, match)
 
     def _keep(self, game_id: str, match) -> None:
-        from ..saved_games import GameKeeper
 
         keeper = GameKeeper(self.store, game_id, self.page)
         keeper.on_problem = self._problem  # said as soon as a save fails (e.g. another tab took over)
@@ -245,7 +246,6 @@ def keep_match(view, match, page_known: bool = False) -> None:
     if journal is None:
         return
     try:
-        from ..journal import query_known
 
         if not page_known and not query_known():
             # A warm kernel running the lesson before its page is asked for: reading the
@@ -261,7 +261,6 @@ def keep_match(view, match, page_known: bool = False) -> None:
         student = page_student(journal)
         if not student:
             return
-        from ..saved_games import GameKeeper, GameStore
 
         store = getattr(view, "_tokens_store", None)
         if store is None:

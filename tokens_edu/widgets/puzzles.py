@@ -21,7 +21,8 @@ from pathlib import Path
 
 import ipywidgets as widgets
 
-from ..match import Match
+from ..game.game import Game
+from ..players.match import Match
 from .game_view import GameView
 
 __all__ = ["PuzzlePicker"]
@@ -89,7 +90,6 @@ class PuzzlePicker(widgets.VBox):
     def _match(self, name: str) -> Match:
         match = self.matches.get(name)
         if match is None:
-            from ..game import Game
 
             try:
                 game = Game.from_scenario(self.puzzles[name])

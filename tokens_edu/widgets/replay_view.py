@@ -32,6 +32,9 @@ import logging
 
 import ipywidgets as widgets
 
+from ..game.replay import Replay
+from .table import CardTable, card_face, table_state
+
 __all__ = ["ReplayView", "TEACHER_NOTE"]
 
 log = logging.getLogger(__name__)
@@ -80,8 +83,6 @@ class ReplayView(widgets.VBox):
     """
 
     def __init__(self, record_or_game, step=0, seat: int = 0):
-        from ..replay import Replay
-        from .table import CardTable
 
         self.replay = Replay(record_or_game)
         r = self.replay
@@ -174,7 +175,6 @@ class ReplayView(widgets.VBox):
         return int(self.seat_pick.value)
 
     def _draw(self) -> None:
-        from .table import card_face, table_state
 
         r = self.replay
         self._quiet = True

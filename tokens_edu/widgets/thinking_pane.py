@@ -47,6 +47,9 @@ import time
 
 import ipywidgets as widgets
 
+from ..players.search import SearchBot
+from ..store.journal import query_known, query_string
+
 __all__ = ["ThinkingPane", "HintPane", "hints_allowed", "GUESSES", "HINT_ITERATIONS", "MESSAGES"]
 
 log = logging.getLogger(__name__)
@@ -123,7 +126,6 @@ def hints_allowed(hints: bool = True, query: str | None = None) -> bool:
         return False
     if query is None:
         try:
-            from ..journal import query_known, query_string
 
             query = query_string() if query_known() else ""
         except Exception:  # noqa: BLE001 (no page: a notebook)
@@ -388,7 +390,6 @@ class HintPane:
 
     def __init__(self, view, bot=None):
         if bot is None:
-            from ..search import SearchBot
 
             bot = SearchBot(iterations=HINT_ITERATIONS, seed=0)
         self.view, self.bot = view, bot
@@ -412,7 +413,6 @@ class HintPane:
 
     def _on_refresh(self, view) -> None:
         if not self._query_checked:
-            from ..journal import query_known
 
             if query_known():  # a warm kernel's page has come: its link may say hints=off
                 self._query_checked = True
@@ -437,7 +437,6 @@ class HintPane:
         view = self.view
         started = time.perf_counter()
         try:
-            from ..journal import query_string
 
             query = query_string()  # the page is open (it sent this click): its query is there
         except Exception:  # noqa: BLE001 (no page: a notebook)

@@ -1,0 +1,193 @@
+"""The installable package: a wheel built from this checkout carries the cards and the lessons.
+
+One module-wide fixture builds the wheel (``pip wheel .``) and installs it into a fresh virtual
+environment, as a school's server or image would (``pip install tokens_edu-*.whl``). The tests
+then use only that environment, from a folder outside the checkout: the README's quick start,
+``tokens-edu lessons copy``, and ``tokens-edu serve`` on the bundled lessons.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MARKER = "vnd.voila.cell-output+json"
+README_BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"),
+                           flags=re.S)
+
+
+def _run(cmd, timeout=900, **kw) -> subprocess.CompletedProcess:
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    assert out.returncode == 0, f"{cmd} failed ({out.returncode}):\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+    return out
+
+
+def _clean_env(**extra) -> dict:
+    """The environment of a user of the installed kit: nothing pointing back at this checkout."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "JUPYTERHUB_USER", "TOKENS_EDU_DB_URL",
+                        "JUPYTER_PATH", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR")}
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    dist = tmp_path_factory.mktemp("dist")
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check",
+          "-w", str(dist), str(ROOT)])
+    wheels = list(dist.glob("tokens_edu-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+@pytest.fixture(scope="module")
+def fresh(wheel, tmp_path_factory) -> dict:
+    """A new venv with only the wheel (and its dependencies from the package index) installed."""
+    root = tmp_path_factory.mktemp("fresh")
+    venv = root / "venv"
+    _run([_base_python(), "-m", "venv", str(venv)])
+    py = venv / "bin" / "python"
+    _run([str(py), "-m", "pip", "install", "--disable-pip-version-check", "--quiet", "--no-compile",
+          str(wheel)],
+         timeout=1500)
+    home = root / "home"  # a user folder of its own: no Jupyter settings from this machine
+    home.mkdir()
+    work = root / "work"
+    work.mkdir()
+    env = _clean_env(HOME=str(home), TOKENS_EDU_DATA=str(root / "answers"),
+                     PATH=f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
+    return {"venv": venv, "python": py, "work": work, "env": env}
+
+
+def _base_python() -> str:
+    """The Python this venv was made from (a venv made from a venv would still be fresh, but the
+    base interpreter is what a school's server has)."""
+    base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+    return str(base) if base.exists() else sys.executable
+
+
+def test_wheel_carries_every_card_and_lesson_file(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "tokens_edu/_bundle/cards/alpha-set.yaml" in names
+    for src in sorted((ROOT / "cards").rglob("*")):  # the card data and every card picture
+        if src.is_file():
+            assert f"tokens_edu/_bundle/cards/{src.relative_to(ROOT / 'cards').as_posix()}" in names, src
+    assert {"tokens_edu/_bundle/cards/icons/LICENSE", "tokens_edu/_bundle/cards/icons/README.md",
+            "tokens_edu/_bundle/cards/icons/message-chatbot.svg"} <= names
+    assert "tokens_edu/_bundle/docs/teacher-guide.md" in names  # the guide page shows it
+    for src in sorted((ROOT / "lessons").rglob("*")):
+        rel = src.relative_to(ROOT / "lessons")
+        if src.is_file() and not any(p.startswith(".") or p == "__pycache__" for p in rel.parts):
+            assert f"tokens_edu/_bundle/lessons/{rel.as_posix()}" in names, rel
+    assert not any(".ipynb_checkpoints" in n or n.startswith(("cards/", "lessons/")) for n in names)
+    for module in sorted((ROOT / "tokens_edu").rglob("*.py")):  # every layer's every module
+        rel = module.relative_to(ROOT).as_posix()
+        if "_bundle" not in rel:
+            assert rel in names, rel
+    # the widgets' front-end files (package data of tokens_edu.widgets)
+    for static in sorted((ROOT / "tokens_edu" / "widgets" / "static").glob("*.*")):
+        assert f"tokens_edu/widgets/static/{static.name}" in names, static.name
+
+
+def test_installed_package_reads_its_cards_from_site_packages(fresh):
+    out = _run([str(fresh["python"]), "-c",
+                "import tokens_edu, tokens_edu.content.bundle as b; from tokens_edu import load_cards\n"
+                "print(tokens_edu.__file__); print(b.card_file()); print(b.lessons_dir())\n"
+                "print(len(load_cards())); print(b.icons_dir())\n"
+                "print(sum(tokens_edu.card_picture(c).count('<path') > 0 for c in load_cards().cards()))"],
+               cwd=fresh["work"], env=fresh["env"]).stdout.split("\n")
+    site = str(fresh["venv"])
+    assert out[0].startswith(site) and "site-packages" in out[0], out
+    assert out[1].startswith(site) and out[1].endswith("_bundle/cards/alpha-set.yaml"), out
+    assert out[2].startswith(site) and out[2].endswith("_bundle/lessons"), out
+    assert out[3] == "70"
+    assert out[4].startswith(site) and out[4].endswith("_bundle/cards/icons"), out
+    assert out[5] == "70"  # every card's picture, read from the installed package
+
+
+def test_readme_quick_start_runs_with_the_installed_kit(fresh):
+    """Both README examples, the second from a teacher's copy of the lessons (its scenario path
+    is ``lessons/scenarios/...``), using the fresh venv's Python from a folder outside the repo."""
+    assert len(README_BLOCKS) >= 2
+    copy = _run([str(fresh["venv"] / "bin" / "tokens-edu"), "lessons", "copy", "lessons"],
+                cwd=fresh["work"], env=fresh["env"])
+    assert "Copied" in copy.stdout and "tokens-edu serve --lessons" in copy.stdout
+    assert (fresh["work"] / "lessons" / "scenarios" / "03-audit.yaml").is_file()
+    program = "\n".join(README_BLOCKS) + "\nprint('REPR', repr(game))\n"
+    out = _run([str(fresh["python"]), "-c", program], cwd=fresh["work"], env=fresh["env"])
+    assert "wins on turn" in out.stdout and "Tokens" in out.stdout
+    assert "REPR" in out.stdout
+
+
+def test_lessons_copy_keeps_a_teachers_edits(fresh, tmp_path):
+    exe = str(fresh["venv"] / "bin" / "tokens-edu")
+    dest = tmp_path / "mine"
+    first = _run([exe, "lessons", "copy", str(dest)], cwd=fresh["work"], env=fresh["env"])
+    lessons = sorted(p.name for p in dest.glob("*.ipynb"))
+    assert "01-read-a-card.ipynb" in lessons and (dest / "scenarios").is_dir()
+    assert f"Copied {sum(1 for p in dest.rglob('*') if p.is_file())} file(s)" in first.stdout
+    edited = dest / "01-read-a-card.ipynb"
+    edited.write_text("my edited lesson", encoding="utf-8")
+    again = _run([exe, "lessons", "copy", str(dest)], cwd=fresh["work"], env=fresh["env"])
+    assert edited.read_text(encoding="utf-8") == "my edited lesson"
+    assert "Kept" in again.stdout and "01-read-a-card.ipynb" in again.stdout
+    _run([exe, "lessons", "copy", str(dest), "--overwrite"], cwd=fresh["work"], env=fresh["env"])
+    assert edited.read_text(encoding="utf-8") != "my edited lesson"
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    bad = subprocess.run([exe, "lessons", "copy", str(a_file)], capture_output=True, text=True,
+                         cwd=fresh["work"], env=fresh["env"], timeout=120)
+    assert bad.returncode == 2 and "is a file, not a folder" in bad.stderr
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_serves_the_bundled_lessons(fresh):
+    port = _free_port()
+    proc = subprocess.Popen(
+        [str(fresh["venv"] / "bin" / "tokens-edu"), "serve", "--port", str(port), "--pool-size", "0"],
+        cwd=fresh["work"], env=fresh["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        deadline = time.monotonic() + 180
+        page, last = None, None
+        while page is None and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate(timeout=10)
+            try:
+                with urllib.request.urlopen(
+                        f"http://127.0.0.1:{port}/voila/render/01-read-a-card.ipynb?student=Ana",
+                        timeout=120) as r:
+                    page = r.read().decode("utf-8")
+            except OSError as e:
+                last = e
+                time.sleep(0.5)
+        assert page is not None, f"no page: {last}"
+        assert MARKER in page
+        assert '"output_type": "error"' not in page and "Traceback" not in page
+        # a lesson that reads its scenarios folder (bundled beside the notebooks)
+        with urllib.request.urlopen(
+                f"http://127.0.0.1:{port}/voila/render/03-task-and-audit.ipynb", timeout=120) as r:
+            page3 = r.read().decode("utf-8")
+        assert MARKER in page3
+        assert '"output_type": "error"' not in page3 and "Traceback" not in page3
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=90)
+    assert "site-packages/tokens_edu/_bundle/lessons" in out, out
+    assert "Stopped." in out, (out, err)

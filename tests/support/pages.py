@@ -1,0 +1,132 @@
+"""Lesson pages in a real browser: a lesson server for a test module, waiting for the card table
+to settle after a click, and reading what the page was sent (for the hidden-card checks)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from teacher_helpers import free_port, tokens_edu_command
+
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSON = "05-play-the-computer.ipynb"
+
+
+class Server:
+    """``tokens-edu serve`` in a subprocess; stopped by its own pid (SIGTERM, then SIGKILL)."""
+
+    def __init__(self, data_dir: Path, log_path: Path, extra: list[str] | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ, TOKENS_EDU_DATA=str(data_dir))
+        env.pop("JUPYTERHUB_USER", None)
+        env.pop("TOKENS_EDU_DB_URL", None)
+        self.log = open(log_path, "w")
+        cmd = tokens_edu_command() + ["serve", "--port", str(self.port), "--data-dir", str(data_dir),
+                                      *(extra or [])]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        self.log_path = log_path
+
+    def wait_ready(self, timeout: float = 90) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"tokens-edu serve stopped:\n{self.log_path.read_text()[-3000:]}")
+            try:  # the tree page: it starts no kernel (a render page would use one up)
+                with urllib.request.urlopen(f"{self.url}/voila/tree", timeout=30) as r:
+                    if r.status == 200:
+                        return
+            except urllib.error.HTTPError:
+                return  # the server answers: up
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.5)
+        raise AssertionError(f"tokens-edu serve did not answer in {timeout} s:\n"
+                             f"{self.log_path.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)  # the group this test started
+                self.proc.wait(timeout=10)
+        self.log.close()
+
+
+VIEWPORT = {"width": 1366, "height": 768}
+
+
+def tick(page, root: str = ".tokens-game") -> str:
+    return page.locator(f"{root} .tokens-tick").first.text_content() or ""
+
+
+# Resolves when the table waits for the student (their turn, nothing in flight) or the game is over.
+SETTLED = """(root) => new Promise(resolve => {
+  const poll = () => {
+    const t = document.querySelector(root + ' .tokens-table');
+    const status = t ? (t.querySelector('.tokens-status') || {}).textContent || '' : '';
+    const waiting = t && !t.classList.contains('tt-busy') && (t.querySelector('.tt-panel .tokens-action')
+      || t.querySelector('.tokens-reveal'));
+    if (t && (t.querySelector('.tt-banner') || (waiting && !status.includes('computer')))) { resolve(true); return; }
+    setTimeout(poll, 30);
+  };
+  poll();
+})"""
+
+
+def wait_tick(page, before: str, root: str = ".tokens-game", timeout: float = 30_000) -> None:
+    page.wait_for_function(
+        "([root, prev]) => { const t = document.querySelector(root + ' .tokens-tick');"
+        " return t && t.textContent !== prev; }", arg=[root, before], timeout=timeout)
+
+
+def click_and_wait(page, locator, root: str = ".tokens-game", timeout: float = 60_000) -> None:
+    """Click something that sends a message; wait for the kernel's answer, then for the table to settle."""
+    before = tick(page, root)
+    locator.click()
+    wait_tick(page, before, root, timeout)
+    page.evaluate(SETTLED, root)
+
+
+def frame_texts(payload) -> str:
+    """A websocket frame as text (Jupyter's binary protocol frames hold JSON parts as UTF-8)."""
+    if isinstance(payload, (bytes, bytearray)):
+        return bytes(payload).decode("utf-8", errors="replace")
+    return str(payload)
+
+
+def table_states(text: str) -> list[dict]:
+    """Every card-table ``state`` dict sent in one frame (comm messages of the CardTable)."""
+    import json
+
+    out = []
+    for m in re.finditer(r'\{"state": ?\{"(?:seat|v|sides)"', text):
+        start = m.start() + text[m.start():].index('{"', 1)
+        try:  # the dict runs to its matching brace: let the JSON decoder find it
+            obj, _ = json.JSONDecoder().raw_decode(text[start:])
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "sides" in obj:
+            out.append(obj)
+    return out
+
+
+def student_and_computer_decks() -> tuple[int, int]:
+    """Two starter decks with no card name in common (so a computer card name is never ours)."""
+    from tokens_edu import starter_decks
+
+    decks = starter_decks()
+    names = [{c.name for c in d} for d in decks]
+    for b in range(len(decks) - 1, -1, -1):
+        for a in range(len(decks)):
+            if a != b and not names[a] & names[b]:
+                return a, b
+    raise AssertionError("no two starter decks without a shared card")

@@ -1,0 +1,143 @@
+"""``tokens-edu serve`` started for real in a test: a tiny lessons folder, the server process and
+its console, and pages fetched over HTTP and the Voila websocket."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+import nbformat
+import psutil
+
+
+MARKER = "vnd.voila.cell-output+json"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tiny_lessons(folder: Path) -> Path:
+    """A lesson with a widget that reports its student and whether answers can be saved, and a
+    notebook in a ``scenarios`` folder (which must not be browsable)."""
+    folder.mkdir(parents=True)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [
+        nbformat.v4.new_code_cell("import ipywidgets as w\nw.Button(description='hi')"),
+        nbformat.v4.new_code_cell(
+            "from tokens_edu.store.journal import Journal, student_from_query\n"
+            "journal = Journal(lesson='tiny')\n"
+            "print('student:', student_from_query())\n"
+            "print('answers can be saved:', journal.problem is None)"),
+    ]
+    nbformat.write(nb, folder / "tiny.ipynb")
+    (folder / "scenarios").mkdir()
+    nbformat.write(nb, folder / "scenarios" / "hidden.ipynb")
+    return folder
+
+
+class Serve:
+    """``tokens-edu serve`` in its own session; output collected; stopped by its pid."""
+
+    def __init__(self, args: list[str], env: dict, wrapper: list[str] | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.out: list[str] = []
+        cmd = (wrapper or []) + [sys.executable, "-m", "tokens_edu.cli", "serve",
+                                 "--port", str(self.port), *args]
+        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.out.append(line.rstrip("\n"))
+
+    @property
+    def log(self) -> str:
+        return "\n".join(self.out)
+
+    def wait_warm(self, timeout: float = 120) -> None:
+        """Until the server answers and its warm kernel is ready."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, f"serve stopped:\n{self.log}"
+            if "Warm kernels are ready" in self.log:
+                return
+            time.sleep(0.3)
+        raise AssertionError(f"no warm kernel after {timeout} s:\n{self.log}")
+
+    def kernels(self) -> dict[str, int]:
+        """kernel id -> pid of every kernel under the server."""
+        out = {}
+        for p in psutil.Process(self.proc.pid).children(recursive=True):
+            try:
+                cmd = " ".join(p.cmdline())
+            except psutil.Error:
+                continue
+            m = re.search(r"kernel-([0-9a-f-]{36})\.json", cmd)
+            if m and "ipykernel" in cmd:
+                out[m.group(1)] = p.pid
+        return out
+
+    def stop(self) -> None:
+        kids = []
+        try:
+            kids = psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.Error:
+            pass
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        _, alive = psutil.wait_procs(kids, timeout=20)
+        for p in alive:
+            p.kill()
+
+
+class Page:
+    """One page visit: its HTML, its kernel id and its cookies (as a browser keeps them)."""
+
+    def __init__(self, server: Serve, path: str, timeout: float = 90):
+        self.server = server
+        self.jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        t = time.monotonic()
+        try:
+            with opener.open(server.url + path, timeout=timeout) as r:
+                self.status, self.html = r.status, r.read().decode("utf-8", "replace")
+        except urllib.error.HTTPError as e:
+            self.status, self.html = e.code, e.read().decode("utf-8", "replace")
+        self.seconds = time.monotonic() - t
+        m = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', self.html)
+        self.kernel_id = m.group(1) if m else None
+        self.opener = opener
+
+    def close(self) -> int:
+        """What the page sends when its tab closes: the shutdown call with the _xsrf cookie."""
+        xsrf = next((c.value for c in self.jar if c.name == "_xsrf"), "")
+        req = urllib.request.Request(f"{self.server.url}/voila/api/shutdown/{self.kernel_id}",
+                                     data=urllib.parse.urlencode({"_xsrf": xsrf}).encode(),
+                                     method="POST")
+        try:
+            with self.opener.open(req, timeout=30) as r:
+                return r.status
+        except urllib.error.HTTPError as e:
+            return e.code

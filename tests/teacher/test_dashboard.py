@@ -1,0 +1,424 @@
+"""The teacher dashboard over HTTP: login, filters, escaping, the wall, export, live events.
+
+The app runs in a thread of this test process (one per test module); requests go through
+urllib with a cookie jar, as a browser would. The browser test (``test_teacher_browser.py``)
+checks the live page itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import http.cookiejar
+import io
+import re
+import socket
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from tokens_edu import Game, starter_decks
+from tokens_edu.players import GreedyBot
+from tokens_edu.teacher.dashboard import TokenAuth, answers_csv, make_app, safe_cell
+from tokens_edu.store.journal import Journal
+from tokens_edu.store.roster import Roster
+from tokens_edu.store.games import GameStore
+
+TOKEN = "teacher-token-for-tests"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Dash:
+    """The dashboard app on a free port, in its own thread and event loop."""
+
+    def __init__(self, url: str, base_url: str = "/"):
+        self.port = free_port()
+        self.root = f"http://127.0.0.1:{self.port}{base_url if base_url.endswith('/') else base_url + '/'}"
+        self.loop = asyncio.new_event_loop()
+        started = threading.Event()
+
+        def run():
+            asyncio.set_event_loop(self.loop)
+
+            async def start():
+                self.app = make_app(url, auth=TokenAuth(TOKEN, password="a long password"),
+                                    base_url=base_url, poll=0.1, login_delay=0.05)
+                self.server = self.app.listen(self.port, "127.0.0.1")
+                started.set()
+
+            self.loop.run_until_complete(start())
+            self.loop.run_forever()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        assert started.wait(30)
+
+    def stop(self):
+        self.loop.call_soon_threadsafe(self.server.stop)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Client:
+    def __init__(self, follow: bool = True):
+        self.jar = http.cookiejar.CookieJar()
+        handlers = [urllib.request.HTTPCookieProcessor(self.jar)]
+        if not follow:
+            handlers.append(NoRedirect())
+        self.opener = urllib.request.build_opener(*handlers)
+
+    def get(self, url: str):
+        try:
+            r = self.opener.open(url, timeout=30)
+            return r.status, r.headers, r.read().decode("utf-8")
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read().decode("utf-8", "replace")
+
+    def post(self, url: str, fields: dict):
+        data = urllib.parse.urlencode(fields).encode()
+        try:
+            r = self.opener.open(urllib.request.Request(url, data=data), timeout=30)
+            return r.status, r.headers, r.read().decode("utf-8")
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read().decode("utf-8", "replace")
+
+    def cookie(self, name: str) -> str | None:
+        return next((c.value for c in self.jar if c.name == name), None)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("dash") / "journal.sqlite"
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture(scope="module")
+def dash(db):
+    d = Dash(db)
+    yield d
+    d.stop()
+
+
+def teacher(dash) -> Client:
+    c = Client()
+    status, _, _ = c.get(dash.root + f"?token={TOKEN}")
+    assert status == 200
+    return c
+
+
+def save(db, student, card, text, lesson="01-read-a-card"):
+    return Journal(db, student=student, lesson=lesson).save(card, text)
+
+
+# -- who may look --------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["", "progress", "wall", "games", "export.csv", "events",
+                                  "games/00000000-0000-0000-0000-000000000000",
+                                  "?token=wrong", "export.csv?token=" + TOKEN[:-1]])
+def test_a_visitor_without_the_token_is_refused(dash, db, path):
+    save(db, "Secret Student", "Chatbot", "a private answer")
+    status, headers, body = Client(follow=False).get(dash.root + path)
+    assert status == 302 and "/login" in headers["Location"]
+    status, _, body = Client().get(dash.root + path)  # following the redirect: the login page
+    assert "Secret Student" not in body and "a private answer" not in body
+    assert 'name="secret"' in body
+
+
+def test_login_form_takes_the_token_or_the_password_and_refuses_others(dash):
+    c = Client()
+    status, _, page = c.get(dash.root + "login")
+    xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page).group(1)
+    status, _, body = c.post(dash.root + "login", {"_xsrf": xsrf, "secret": "guess", "next": "/"})
+    assert status == 403 and "not right" in body
+    status, _, body = c.post(dash.root + "login", {"secret": TOKEN})  # no xsrf field: refused
+    assert status == 403
+    status, _, body = c.post(dash.root + "login", {"_xsrf": xsrf, "secret": "a long password",
+                                                   "next": "/progress"})
+    assert status == 200 and "<h1>Progress</h1>" in body
+    nf = Client(follow=False)
+    status, headers, _ = nf.get(dash.root + f"login?token={TOKEN}&next=//evil.example/")
+    assert status == 302  # the token is taken out of the address first
+    status, headers, _ = nf.get(f"http://127.0.0.1:{dash.port}" + headers["Location"])
+    assert status == 302 and headers["Location"] == "/"  # never to another site
+    # logging out ends it
+    xsrf = re.search(r'name="_xsrf" value="([^"]+)"', body).group(1)
+    c.post(dash.root + "logout", {"_xsrf": xsrf})
+    status, _, body = Client(follow=False).get(dash.root)
+    assert status == 302
+
+
+def test_the_token_link_logs_in_and_leaves_the_address(dash):
+    c = Client(follow=False)
+    status, headers, _ = c.get(dash.root + f"progress?token={TOKEN}&lesson=x")
+    assert status == 302 and "token" not in headers["Location"]
+    assert headers["Location"].endswith("/progress?lesson=x")
+    cookie = c.cookie("tokens_teacher")
+    assert cookie and TOKEN not in cookie
+
+
+def test_security_headers(dash):
+    status, headers, _ = teacher(dash).get(dash.root)
+    csp = headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Cache-Control"] == "no-store"
+
+
+# -- what a teacher sees ----------------------------------------------------------------------------
+def test_answers_are_escaped_filtered_and_latest_first(dash, db):
+    save(db, "Ana", "Neural Network", "first try")
+    save(db, "Ana", "Neural Network", "<img src=x onerror=alert(1)> second try")
+    save(db, "Bo", "Neural Network", "Bo's idea")
+    c = teacher(dash)
+    _, _, page = c.get(dash.root + "?card=Neural+Network")
+    assert "&lt;img src=x onerror=alert(1)&gt; second try" in page and "<img src=x" not in page
+    assert "first try" not in page and "(2 saves)" in page  # the latest per card by default
+    assert "Bo&#x27;s idea" in page
+    _, _, page = c.get(dash.root + "?card=Neural+Network&every=1")
+    assert "first try" in page and "second try" in page
+    _, _, page = c.get(dash.root + "?student=Bo&fragment=1")
+    assert "Bo&#x27;s idea" in page and "second try" not in page and "<html" not in page
+    _, _, page = c.get(dash.root + "?q=SECOND")
+    assert "second try" in page and "Bo&#x27;s idea" not in page
+
+
+def test_export_is_formula_safe(dash, db):
+    nasty = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx"]
+    for i, text in enumerate(nasty):
+        save(db, f"Pupil {i}", "GAN", text, lesson="04-keywords")
+    save(db, "=cmd|' /C calc'!A0", "GAN", "a name that is a formula", lesson="04-keywords")
+    status, headers, body = teacher(dash).get(dash.root + "export.csv?lesson=04-keywords")
+    assert status == 200 and headers["Content-Type"].startswith("text/csv")
+    assert "attachment" in headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(body.lstrip("\ufeff"), newline="")))
+    assert len(rows) == len(nasty) + 1
+    for row in rows:
+        for value in row.values():
+            assert not value.startswith(("=", "+", "-", "@", "\t", "\r")), value
+    got = {r["answer"] for r in rows}
+    assert {"'" + t for t in nasty} <= got
+    assert any(r["student"] == "'=cmd|' /C calc'!A0" for r in rows)
+
+
+def test_safe_cell_and_answers_csv():
+    assert safe_cell("=1") == "'=1" and safe_cell("fine = ok") == "fine = ok" and safe_cell(3) == 3
+    import pandas as pd
+
+    text = answers_csv(pd.DataFrame({"answer": ["-x", "ok"], "n": [1, 2]}))
+    assert text == "answer,n\r\n'-x,1\r\nok,2\r\n"
+
+
+def test_the_wall_shows_answers_without_names(dash, db):
+    save(db, "Zanzibar Quill", "Deepfake", "Fake videos can fool people.", lesson="wall-lesson")
+    save(db, "Orla Vantwest", "Deepfake", "Check where a video comes from!", lesson="wall-lesson")
+    _, _, page = teacher(dash).get(dash.root + "wall?lesson=wall-lesson&card=Deepfake")
+    assert "Fake videos can fool people." in page and "Check where a video comes from!" in page
+    assert "Zanzibar" not in page and "Orla" not in page and "Vantwest" not in page
+    assert "2 answers" in page and 'class="tile"' in page
+    _, _, page = teacher(dash).get(dash.root + "wall?lesson=wall-lesson&card=%3Cb%3ENo+such")
+    assert "No answers to this card yet" in page and "<b>No such" not in page
+
+
+@pytest.mark.parametrize("query", ["step=abc", "step=-5", "step=99999", "seat=7&step=2", "step=%00"])
+def test_odd_replay_addresses_are_calm(dash, db, query):
+    store = GameStore(db)
+    d = starter_decks()
+    game = Game.new(d[1], d[6], seed=4, names=("Cy", "Computer"))
+    gid = store.start(game, "Cy", "05-play-the-computer", page="p")
+    game.apply(game.legal_actions()[0])
+    store.save(gid, game, "p")
+    import json
+
+    status, _, body = teacher(dash).get(dash.root + f"games/{gid}?fragment=1&{query}")
+    assert status == 200
+    got = json.loads(body)
+    assert 0 <= got["step"] <= 1 and got["seat"] in (0, 1)
+
+
+def test_progress_grid_roster_and_games(dash, db):
+    Roster(db).add(["Quiet Quinn"])
+    store = GameStore(db)
+    d = starter_decks()
+    game = Game.new(d[0], d[7], seed=3, names=("Ana", "Computer"))
+    gid = store.start(game, "Ana", "05-play-the-computer", ("human", "greedy"), "turn", page="p")
+    bot = GreedyBot()
+    for _ in range(12):
+        game.apply(bot.choose(game))
+    store.save(gid, game, "p")
+    _, _, page = teacher(dash).get(dash.root + "progress")
+    row = re.search(r"<tr><th class=\"student\">Quiet Quinn</th>(.*?)</tr>", page).group(1)
+    assert 'class="done"' not in row and ">0/" in row  # on the class list, nothing answered yet
+    ana = re.search(r"<tr><th class=\"student\">Ana</th>(.*?)</tr>", page).group(1)
+    assert 'class="done"' in ana and f"playing, turn {game.turn}" in ana
+    assert f"games/{gid}" in ana
+
+
+def test_replay_steps_are_the_records_positions(dash, db):
+    store = GameStore(db)
+    d = starter_decks()
+    game = Game.new(d[2], d[5], seed=8, names=("Bo", "Computer"))
+    gid = store.start(game, "Bo", "05-play-the-computer", page="p")
+    bot = GreedyBot()
+    for _ in range(20):
+        game.apply(bot.choose(game))
+    store.save(gid, game, "p")
+    c = teacher(dash)
+    status, _, page = c.get(dash.root + f"games/{gid}")
+    assert status == 200 and "both players' hands" in page
+    record = game.to_record()
+    import json
+
+    from tokens_edu.widgets.table import table_state
+
+    for step in (0, 7, 20, 3, 19):
+        for seat in (0, 1):
+            _, _, body = c.get(dash.root + f"games/{gid}?fragment=1&step={step}&seat={seat}")
+            got = json.loads(body)
+            at = Game.from_record(dict(record, actions=record["actions"][:step]))
+            assert got["step"] == step and got["length"] == 20 and got["seat"] == seat
+            want = table_state(at, seat, seat=seat, log_lines=got["state"]["log"])
+            assert {k: got["state"][k] for k in want} == json.loads(json.dumps(want))
+            for card in at.observation(1 - seat).hand:  # the other hand, beside the table
+                assert card.name.replace("'", "&#x27;") in got["other_hand_html"]
+    status, _, _ = c.get(dash.root + "games/11111111-1111-1111-1111-111111111111")
+    assert status == 404
+    # the record file opens in ReplayView as the same game
+    status, headers, body = c.get(dash.root + f"games/{gid}.json")
+    assert status == 200 and "attachment" in headers["Content-Disposition"]
+    from tokens_edu.widgets import ReplayView
+
+    view = ReplayView(json.loads(body), step="end")
+    assert view.replay.game.state_key() == game.state_key()
+    assert Client(follow=False).get(dash.root + f"games/{gid}.json")[0] == 302  # teacher only
+
+
+def test_events_tell_the_page_when_an_answer_arrives(dash, db):
+    c = teacher(dash)
+    stream = c.opener.open(dash.root + "events", timeout=20)
+    assert stream.headers["Content-Type"].startswith("text/event-stream")
+    first = stream.readline().decode()
+    assert first.startswith("data: ")
+    stream.readline()
+    t0 = time.monotonic()
+    save(db, "Ana", "Sensor", "sensors measure the world")
+    second = stream.readline().decode()
+    assert second.startswith("data: ") and second != first
+    assert time.monotonic() - t0 < 10
+    stream.close()
+
+
+def test_base_url_for_a_hub_service(db):
+    d = Dash(db, base_url="/services/teacher/")
+    try:
+        c = Client()
+        status, _, page = c.get(d.root + f"?token={TOKEN}")
+        assert status == 200 and 'href="/services/teacher/progress"' in page
+        assert 'data-base="/services/teacher/"' in page
+        status, headers, _ = Client(follow=False).get(f"http://127.0.0.1:{d.port}/services/teacher")
+        assert status == 301 or status == 302
+        status, _, _ = Client(follow=False).get(f"http://127.0.0.1:{d.port}/")
+        assert status == 404
+    finally:
+        d.stop()
+
+
+# -- the command -----------------------------------------------------------------------------------
+def test_teacher_command_help(capsys):
+    from tokens_edu import cli
+
+    with pytest.raises(SystemExit) as e:
+        cli.main(["teacher", "--help"])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    for opt in ("--port", "--host", "--data-dir", "--password-file", "--base-url"):
+        assert opt in out
+
+
+def test_teacher_command_starts_prints_its_link_and_stops_on_ctrl_c(tmp_path):
+    import signal
+
+    from teacher_helpers import Proc, clean_env
+
+    port = free_port()
+    env = clean_env(tmp_path, TOKENS_EDU_TEACHER_TOKEN="cli-token-123")
+    proc = Proc(["teacher", "--port", str(port)], env, tmp_path / "t.log")
+    try:
+        proc.wait_for_url(f"http://127.0.0.1:{port}/login", timeout=60)
+        deadline = time.monotonic() + 10
+        while "Ctrl-C" not in proc.text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        out = proc.text()
+        assert f"http://127.0.0.1:{port}/?token=cli-token-123" in out
+        assert str(tmp_path) in out  # which answers it shows
+        status, _, page = Client().get(f"http://127.0.0.1:{port}/?token=cli-token-123")
+        assert status == 200 and "<h1>Answers</h1>" in page
+    finally:
+        code = proc.stop(signal.SIGINT)
+    assert code == 0 and "Stopped." in proc.text()
+
+
+def test_teacher_command_refuses_a_busy_port_and_a_short_password(tmp_path, capsys, monkeypatch):
+    from tokens_edu import cli
+
+    monkeypatch.setenv("TOKENS_EDU_DATA", str(tmp_path))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert cli.main(["teacher", "--port", str(port)]) == 2
+    assert "already in use" in capsys.readouterr().err
+    short = tmp_path / "pw.txt"
+    short.write_text("abc\n")
+    assert cli.main(["teacher", "--port", str(free_port()), "--password-file", str(short)]) == 2
+    assert "at least 8 characters" in capsys.readouterr().err
+    assert cli.main(["teacher", "--password-file", str(tmp_path / "missing.txt")]) == 2
+    assert "cannot read the password file" in capsys.readouterr().err
+
+
+def test_a_fresh_folder_reads_as_empty_and_never_makes_tables(tmp_path):
+    """The dashboard only reads: on a new database it shows nothing, makes no roster or games
+    table (a teacher's read-only login under JupyterHub could not), and sees them once made."""
+    import sqlalchemy as sa
+
+    from tokens_edu.teacher.dashboard import DashboardData
+
+    url = f"sqlite:///{tmp_path}/fresh.sqlite"
+    data = DashboardData(url)
+    assert data.games.games().empty and data.roster.entries() == [] and data.choices()["students"] == []
+    data.version()
+    tables = set(sa.inspect(sa.create_engine(url)).get_table_names())
+    assert "games" not in tables and "roster" not in tables
+    GameStore(url).start(Game.new(starter_decks()[0], starter_decks()[7], seed=1), "Ana", "05", page="p")
+    Roster(url).add(["Ana"])
+    assert len(data.games.games()) == 1 and [e.name for e in data.roster.entries()] == ["Ana"]
+
+
+def test_progress_shows_each_lessons_prompts_before_anyone_answers(tmp_path):
+    """The lessons' own Discuss questions are columns from the start (read from the notebooks)."""
+    from pathlib import Path
+
+    from tokens_edu.teacher.dashboard import DashboardData, lesson_prompts
+
+    lessons = Path(__file__).resolve().parents[2] / "lessons"
+    prompts = lesson_prompts(lessons)
+    assert ("01-read-a-card", "Chatbot") in prompts and ("05-play-the-computer", "AI Isn't Magic") in prompts
+    url = f"sqlite:///{tmp_path}/p.sqlite"
+    Journal(url, student="Ana", lesson="05-play-the-computer").save("Sensor", "met in a game")
+    pairs = DashboardData(url, lessons=lessons).choices()["prompts"]
+    assert pairs.index(("05-play-the-computer", "AI Isn't Magic")) + 1 == \
+        pairs.index(("05-play-the-computer", "Sensor"))  # the lesson's own first, then games'
+    assert [p[0] for p in pairs] == sorted(p[0] for p in pairs)
+    assert lesson_prompts(tmp_path / "none") == [] and lesson_prompts(None) == []

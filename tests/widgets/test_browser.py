@@ -1,0 +1,382 @@
+"""A real browser plays lesson 05 on the card table against GreedyBot and answers a Discuss prompt.
+
+Starts ``tokens-edu serve`` (Voila on ``lessons/``) on a free port with a temporary data folder,
+drives Debian's Chromium with Playwright's Python package (no ``playwright install``) in a
+1366x768 window (a school Chromebook), checks that the table, the hand and the moves are in
+view, plays a whole game by clicking cards and target cards (not the move list), records every
+websocket frame and checks none of them holds the computer's hidden cards, then types a
+Discuss answer, saves it, and reads it back from the journal database. One server and one
+browser serve the whole module.
+
+Runs in CI: when the environment variable ``CI`` is set and Chromium is missing, the test fails;
+it is skipped only on a developer's machine without Chromium. Every request that does not go to
+this machine is aborted (the lab template asks a CDN for fonts; offline that would just hang).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from teacher_helpers import chromium_or_skip, only_loopback
+from pages import LESSON, ROOT, SETTLED, Server, VIEWPORT, click_and_wait, frame_texts, student_and_computer_decks, table_states, tick, wait_tick  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+MAX_CLICKS = 1500  # safety cap: a game against GreedyBot takes a few hundred clicks at most
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    chromium_or_skip()  # before starting a server for nothing
+    tmp_path = tmp_path_factory.mktemp("browser")
+    data = tmp_path / "data"
+    data.mkdir()
+    srv = Server(data, tmp_path / "serve.log", ["--pool-size", "1", "--preheat-only", LESSON])
+    try:
+        srv.wait_ready()
+        srv.data_dir = data
+        yield srv
+    finally:
+        srv.stop()
+
+
+WANTS = (("Run a Task", "task"), ("Deploy", "deploy"), ("Audit", "audit"), ("Train", "train"))
+
+
+def play_one_move_with_cards(page, quick: bool = True) -> str:
+    """A simple student who plays by clicking cards: Task, Deploy (aiming if asked), Audit, Train,
+    else a move that is not tied to a card (keep, go first, choose), else End turn. Returns what it did.
+
+    With ``quick`` it uses the one-click buttons on the cards ("Task", "Audit…"), falling back
+    to the card's moves beside the table when a card has several ways to make a move;
+    without, it clicks the card first and then its move beside the table."""
+    table = page.locator(".tokens-game .tokens-table")
+    loose = table.locator(".tt-panel .tt-loose")
+    if loose.count():
+        texts = [t.strip() for t in loose.all_inner_texts()]
+        pick = next((i for i, t in enumerate(texts) if t in ("Go first", "Keep this hand")), 0)
+        click_and_wait(page, loose.nth(pick))
+        return texts[pick]
+    ids = page.evaluate("() => [...document.querySelectorAll('.tokens-game .tt-card.tt-playable')]"
+                        ".map(e => e.dataset.id)")
+    for want, kind in WANTS:
+        for card_id in ids:
+            cardloc = table.locator(f".tt-card[data-id='{card_id}']")
+            if not cardloc.count():
+                continue
+            chip = table.locator(f".tt-slot:has(.tt-card[data-id='{card_id}']) .tt-quick-{kind}")
+            if quick and chip.count():
+                cls = chip.get_attribute("class") or ""
+                if "tt-quick-aim" in cls:
+                    chip.click()  # the target glows: click it
+                    target = table.locator(".tt-card.tt-target").first
+                    target.wait_for(state="visible")
+                    click_and_wait(page, target)
+                    return want
+                if "tt-quick-more" not in cls:
+                    click_and_wait(page, chip)  # one click: the move is made
+                    return want
+            if "tt-selected" not in (cardloc.get_attribute("class") or ""):
+                # drawn in the page only: the card's moves appear beside the table (a click on
+                # the card's corner: its middle may hold the one-click buttons)
+                cardloc.click(position={"x": 6, "y": 6})
+            verbs = table.locator(".tt-panel .tt-verb")
+            texts = [t.strip() for t in verbs.all_inner_texts()]
+            hit = next((j for j, t in enumerate(texts) if t.startswith(want)), None)
+            if hit is None:
+                page.keyboard.press("Escape")
+                continue
+            verb = verbs.nth(hit)
+            if "tt-aim" in (verb.get_attribute("class") or ""):
+                verb.click()  # this move needs a target: click the glowing target card
+                target = table.locator(".tt-card.tt-target").first
+                target.wait_for(state="visible")
+                click_and_wait(page, target)
+            else:
+                click_and_wait(page, verb)
+            return want
+    end = table.locator(".tt-panel .tt-end")
+    assert end.count(), "no move offered and no End turn"
+    click_and_wait(page, end)
+    return "End turn"
+
+
+def in_viewport(page, selector: str) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= VIEWPORT["height"] \
+        and box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORT["width"]
+
+
+def test_play_lesson_05_by_clicking_cards_at_1366x768(server, browser):
+    from tokens_edu import starter_decks
+    from tokens_edu.store.journal import Journal
+
+    mine, theirs = student_and_computer_decks()
+    computer_names = {c.name for c in starter_decks()[theirs]}
+    frames: list[str] = []
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(frame_texts(payload))))
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/{LESSON}?student=test", wait_until="commit")
+        page.wait_for_selector("button.tokens-start", state="visible")
+        page.locator(".tokens-new-game-setup select").nth(0).select_option(index=mine)
+        page.locator(".tokens-new-game-setup select").nth(1).select_option(index=theirs)
+        page.locator("button.tokens-start").click()
+        page.wait_for_selector(".tokens-game .tokens-table .tt-side-bottom", state="visible")
+        page.evaluate(SETTLED, ".tokens-game")
+        page.wait_for_timeout(300)  # the table scrolls itself into view after Start
+        # one screen: the table, the student's hand and the moves are in the window
+        for part in (".tokens-table .tt-side-top", ".tokens-table .tt-side-bottom", ".tokens-table .tt-hand",
+                     ".tokens-table .tt-panel", ".tokens-table .tt-controls"):
+            assert in_viewport(page, part), f"{part} is not in the 1366x768 window"
+        assert "test (you)" in page.locator(".tokens-table .tt-side-bottom").inner_text()
+        # every card on the table shows its own picture (tokens_edu.card_picture), drawn in the page
+        icons = {c.name: c.icon for c in starter_decks()[mine]} | {c.name: c.icon for c in starter_decks()[theirs]}
+        drawn = page.evaluate("""() => [...document.querySelectorAll('.tokens-game .tt-card .tt-face')].map(f => {
+            const svg = f.querySelector('.tt-pic svg'); const box = svg ? svg.getBoundingClientRect() : null;
+            return [f.querySelector('.tt-name').textContent.replace(/\\u00ad/g, ''), svg && svg.dataset.icon,
+                    box ? Math.min(box.width, box.height) : 0, svg ? svg.querySelectorAll('path').length : 0]; })""")
+        assert len(drawn) >= 5, drawn  # the student's opening hand at least
+        for name, icon, size, paths in drawn:
+            assert icon == icons[name] and size >= 16 and paths >= 1, (name, icon, size, paths)
+        if page.locator(".tt-speed select").count():
+            page.locator(".tt-speed select").select_option("200")  # the computer plays faster
+
+        did, status = [], ""
+        for _ in range(MAX_CLICKS):
+            status = page.locator(".tokens-game .tokens-status").inner_text()
+            if page.locator(".tokens-game .tt-banner").count():
+                break
+            did.append(play_one_move_with_cards(page))
+        banner = page.locator(".tokens-game .tt-banner").inner_text()
+        assert ("win" in banner.lower() or "draw" in banner.lower()) and "Final Tokens" in banner, banner
+        assert {"Run a Task", "Deploy"} <= set(did), did  # real card play, not only End turn
+        assert page.locator(".tokens-game .tt-panel .tokens-action").count() == 0  # the game is over
+        assert page.locator(".tokens-game button.tokens-again").is_visible()
+        assert page.locator(".tokens-game button.tokens-undo").is_disabled()
+
+        # every frame the page received: no computer card before it is public
+        states = 0
+        public: set[str] = set()
+        for text in frames:
+            for st in table_states(text):
+                states += 1
+                faces = [c["face"]["name"] for c in st["board"]] + [f["name"] for s in st["sides"] for f in s["discard"]]
+                public |= {n for n in computer_names if n in faces or any(n in line for line in st.get("log", []))}
+                assert not computer_names & {f["name"] for f in st["hand"]}
+            for name in computer_names - public:
+                assert name not in text, f"the computer's hidden {name} reached the page: {text[:300]}"
+        assert states > 20, f"only {states} table states seen in {len(frames)} frames"
+
+        answer = f"Bots follow rules that people wrote ({time.time():.0f})."
+        box = page.locator(".tokens-discuss").first
+        box.scroll_into_view_if_needed()
+        name = box.locator(".tokens-discuss-name input")
+        if name.count() and name.is_visible() and not name.input_value():
+            name.fill("test")
+        box.locator(".tokens-discuss-answer textarea").fill(answer)
+        box.locator("button.tokens-discuss-save").click()
+        page.wait_for_function("el => el.textContent.includes('Saved')",
+                               arg=box.locator(".tokens-discuss-status").element_handle(), timeout=30_000)
+    finally:
+        context.close()
+
+    journal = Journal(url=f"sqlite:///{server.data_dir}/journal.sqlite", student="test")
+    answers = journal.answers()
+    saved = answers[answers["answer"] == answer] if "answer" in answers else answers
+    assert len(saved) == 1, answers.to_string()
+    assert saved.iloc[0]["lesson"] == "05-play-the-computer"
+
+
+# The other lessons: each page builds its widgets with no error (Voila hides tracebacks, so a
+# broken cell would show only a short notice), and the hot seat starts behind its cover.
+PAGES = [
+    ("01-read-a-card.ipynb", ".tokens-discuss", 1),
+    ("02-training-set-and-data.ipynb", ".tokens-game", 1),
+    ("03-task-and-audit.ipynb", ".tokens-game", 2),
+    ("04-keywords.ipynb", ".tokens-game", 1),
+    ("06-hot-seat.ipynb", "button.tokens-start", 1),
+    ("08-how-ai-senses.ipynb", ".tokens-game", 1),
+    ("09-tools-targets-and-decks.ipynb", ".tokens-game", 5),
+]
+
+
+@pytest.mark.parametrize("lesson,selector,count", PAGES, ids=[p[0] for p in PAGES])
+def test_lesson_page_builds_its_widgets(server, browser, lesson, selector, count):
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/{lesson}?student=test", wait_until="commit")
+        page.wait_for_selector(f"{selector} >> nth={count - 1}", state="attached")
+        page.wait_for_selector(".tokens-discuss-answer textarea >> nth=-1", state="attached")
+        assert page.locator(selector).count() == count
+        if selector == ".tokens-game":  # each view draws its card table
+            page.wait_for_selector(f".tokens-game >> nth={count - 1} >> .tokens-table .tt-side-bottom")
+        assert "There was an error" not in page.content()
+        if lesson == "04-keywords.ipynb":  # one table, a picker for the five puzzles
+            page.locator(".tokens-puzzle-pick button", has_text="Legacy").click()
+            page.wait_for_function("() => document.querySelector('.tokens-puzzle-task').textContent.includes('Outdated')")
+            page.wait_for_selector(".tokens-table .tt-card[data-id='hand:Outdated']")
+            # Big Data: a Deploy that turns a System sideways to pay is never one click
+            page.locator(".tokens-puzzle-pick button", has_text="Big Data").click()
+            deploy = page.locator(".tt-slot:has(.tt-card[data-id='hand:Training Data']) .tt-quick-deploy")
+            deploy.wait_for()
+            assert "tt-quick-more" in (deploy.get_attribute("class") or "") and deploy.inner_text() == "Deploy…"
+            deploy.click()  # the card's moves open beside the table, its Deploy focused
+            page.wait_for_function("() => (document.activeElement.dataset.move || '').startsWith('deploy Training Data')")
+            assert "Big Data: turn Supervised Learning sideways" in page.locator(".tokens-table .tt-panel").inner_text()
+        if lesson == "06-hot-seat.ipynb":
+            page.locator(".tokens-name-0 input").fill("Ana")
+            page.locator(".tokens-name-1 input").fill("Ben")
+            page.locator("button.tokens-start").click()
+            page.wait_for_selector("button.tokens-reveal", state="visible")
+            assert page.locator(".tokens-table .tokens-action").count() == 0  # the cover is up
+            assert page.locator(".tokens-table .tt-hand .tt-card").count() == 0
+            click_and_wait(page, page.locator("button.tokens-reveal"))
+            assert page.locator(".tt-panel .tt-loose").count() == 2  # go first / go second
+            assert "Your turn" in page.locator(".tokens-game .tokens-status").inner_text()
+    finally:
+        context.close()
+
+
+def test_prediction_answer_reaches_the_page_only_after_the_check(server, browser):
+    """Lesson 8's first prediction: its answer is nowhere in the page (DOM or widget state)
+    until a guess is picked and "Check my prediction" is pressed; the guide page shows the guide."""
+    context = browser.new_context()
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/08-how-ai-senses.ipynb?student=test", wait_until="commit")
+        page.wait_for_selector(".tokens-discuss-answer textarea", state="attached")
+        page.wait_for_selector(".tokens-predict >> nth=-1", state="attached")
+        answer = "two eyes on top and a smile below"
+        assert answer not in page.content()
+        first = page.locator(".tokens-predict").first
+        first.locator(".tokens-predict-check").click()  # no guess yet: no answer
+        page.wait_for_function("() => document.querySelector('.tokens-predict-result').textContent.includes('first')")
+        assert answer not in page.content()
+        first.locator("label", has_text="A smiling face").click()
+        first.locator(".tokens-predict-check").click()
+        first.locator(".tokens-predict-result", has_text=answer).wait_for()
+        assert "You got it!" in first.inner_text()
+        assert first.locator(".tokens-predict-check button, button.tokens-predict-check").is_disabled()
+
+        page.goto(f"{server.url}/voila/render/teacher-guide.ipynb", wait_until="commit")
+        page.get_by_text("Starting a class").first.wait_for()
+        assert "There was an error" not in page.content()
+    finally:
+        context.close()
+
+
+FOCUSED_IN = "sel => { const a = document.activeElement; return !!(a && a.closest(sel)); }"
+
+
+def tab_until(page, selector: str, presses: int = 80) -> int:
+    """Press Tab until the focused element is inside ``selector``; how many presses it took."""
+    for n in range(1, presses + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED_IN, selector):
+            return n
+    raise AssertionError(f"Tab never reached {selector} in {presses} presses")
+
+
+def test_keyboard_plays_a_card_escape_cancels_and_panes_open(server, browser):
+    """Lesson 3 with the keyboard only: a card, its move, a target (Escape cancels), Why can't I?."""
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/03-task-and-audit.ipynb?student=test", wait_until="commit")
+        game = page.locator(".tokens-game").nth(1)  # Part 2: the audit
+        nn = game.locator(".tt-card[data-id='Neural Network']")
+        nn.wait_for(state="visible")
+        assert "Has moves" in (nn.get_attribute("aria-label") or "")
+        nn.focus()
+        page.keyboard.press("Enter")  # the card's moves appear, the first one focused
+        aim = game.locator(".tt-panel .tt-aim")
+        aim.wait_for(state="visible")
+        aim.focus()
+        page.keyboard.press("Enter")  # Audit…: now the target glows
+        assert game.locator(".tt-card.tt-target").count() == 1
+        page.keyboard.press("Escape")  # cancel
+        assert game.locator(".tt-card.tt-target").count() == 0
+        aim.focus()
+        page.keyboard.press("Enter")
+        target = game.locator(".tt-card.tt-target")
+        assert target.get_attribute("data-id") == "Explainability"
+        before = game.locator(".tokens-tick").text_content()
+        target.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "prev => document.querySelectorAll('.tokens-game')[1].querySelector('.tokens-tick').textContent !== prev",
+            arg=before)
+        game.locator(".tt-card[data-id='Explainability']").wait_for(state="detached")  # Deprecated
+        assert "Deprecated" in game.locator(".tt-note").inner_text()
+
+        game.locator("button.tokens-toggle-explain").focus()
+        page.keyboard.press("Enter")
+        game.locator(".tokens-explain-text input").wait_for(state="visible")
+        tab_until(page, ".tokens-explain-text")
+        page.keyboard.type("task Neural Network")
+        tab_until(page, ".tokens-explain")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.tokens-game')[1].querySelector('.tokens-explain-answer').textContent.includes('sideways')")
+    finally:
+        context.close()
+
+
+def test_one_click_moves_on_the_cards(server, browser):
+    """Lesson 3 with the mouse: "Task" on a card is one click; "Audit…" on a card makes the
+    target glow (Escape cancels), then a click on the target makes the move. Only the student's
+    own playable cards carry these buttons, and none while a target is asked for."""
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/03-task-and-audit.ipynb?student=test", wait_until="commit")
+        task_game = page.locator(".tokens-game").nth(0)  # Part 1: Classifier can Run a Task
+        chip = task_game.locator(".tt-slot:has(.tt-card[data-id='Classifier']) .tt-quick-task")
+        chip.wait_for(state="visible")
+        assert task_game.locator(".tt-side-top .tt-quick-btn").count() == 0  # not on the computer's cards
+        assert chip.get_attribute("tabindex") == "-1"  # Tab reaches the card itself, once
+        before = task_game.locator(".tokens-tick").text_content()
+        tokens_before = task_game.locator(".tt-side-bottom .tt-tokens b").inner_text()
+        chip.click()  # one click: the Task is made
+        page.wait_for_function(
+            "prev => document.querySelectorAll('.tokens-game')[0].querySelector('.tokens-tick').textContent !== prev",
+            arg=before)
+        task_game.locator(".tt-card.tt-sideways[data-id='Classifier']").wait_for()
+        assert task_game.locator(".tt-side-bottom .tt-tokens b").inner_text() != tokens_before
+
+        game = page.locator(".tokens-game").nth(1)  # Part 2: the audit
+        aim = game.locator(".tt-slot:has(.tt-card[data-id='Neural Network']) .tt-quick-audit")
+        aim.wait_for(state="visible")
+        assert "Audit" in aim.inner_text()
+        aim.click()  # the target glows, the quick buttons step aside
+        target = game.locator(".tt-card.tt-target")
+        assert target.count() == 1 and target.get_attribute("data-id") == "Explainability"
+        assert game.locator(".tt-quick-btn").count() == 0
+        assert "click the card to aim at" in game.locator(".tt-panel").inner_text()
+        page.keyboard.press("Escape")  # cancel: back to the card's moves, nothing played
+        assert game.locator(".tt-card.tt-target").count() == 0
+        game.locator(".tt-card[data-id='Neural Network']").click(position={"x": 6, "y": 6})  # close
+        aim.click()
+        before = game.locator(".tokens-tick").text_content()
+        game.locator(".tt-card.tt-target").click()
+        page.wait_for_function(
+            "prev => document.querySelectorAll('.tokens-game')[1].querySelector('.tokens-tick').textContent !== prev",
+            arg=before)
+        game.locator(".tt-card[data-id='Explainability']").wait_for(state="detached")  # Deprecated
+        assert "Deprecated" in game.locator(".tt-note").inner_text()
+    finally:
+        context.close()

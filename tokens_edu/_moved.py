@@ -1,0 +1,123 @@
+"""Old module names that moved when the package was split into layers, kept for one release.
+
+``import tokens_edu.bots`` still works and gives the module's new home (here
+:mod:`tokens_edu.players`), with a :class:`DeprecationWarning` that names it. The old names are
+not files: a finder on ``sys.meta_path`` (installed by ``tokens_edu/__init__.py``) answers them,
+so the package's folders show only the new layout. ``tokens_edu.plots`` and ``tokens_edu.env``
+are public names of their own (see the project's API list) and give no warning.
+
+To be removed in the release after 0.2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+import warnings
+
+__all__ = ["MOVED", "QUIET", "install"]
+
+#: Old module name -> its new home.
+MOVED = {
+    "tokens_edu.actions": "tokens_edu.game.actions",
+    "tokens_edu.bots": "tokens_edu.players",
+    "tokens_edu.bundle": "tokens_edu.content.bundle",
+    "tokens_edu.cards": "tokens_edu.content.cards",
+    "tokens_edu.dashboard": "tokens_edu.teacher.dashboard",
+    "tokens_edu.decks": "tokens_edu.content.decks",
+    "tokens_edu.env": "tokens_edu.lab.env",
+    "tokens_edu.explain": "tokens_edu.game.explain",
+    "tokens_edu.features": "tokens_edu.players.features",
+    "tokens_edu.glossary": "tokens_edu.content.glossary",
+    "tokens_edu.guide": "tokens_edu.content.guide",
+    "tokens_edu.hub_auth": "tokens_edu.teacher.hub_auth",
+    "tokens_edu.journal": "tokens_edu.store.journal",
+    "tokens_edu.learning": "tokens_edu.players.learning",
+    "tokens_edu.match": "tokens_edu.players.match",
+    "tokens_edu.names": "tokens_edu.content.names",
+    "tokens_edu.narrate": "tokens_edu.game.narrate",
+    "tokens_edu.notation": "tokens_edu.game.notation",
+    "tokens_edu.observe": "tokens_edu.game.observe",
+    "tokens_edu.plots": "tokens_edu.lab.plots",
+    "tokens_edu.render": "tokens_edu.present.render",
+    "tokens_edu.replay": "tokens_edu.game.replay",
+    "tokens_edu.roster": "tokens_edu.store.roster",
+    "tokens_edu.roundrobin": "tokens_edu.lab.tournament",
+    "tokens_edu.saved_games": "tokens_edu.store.games",
+    "tokens_edu.scenario": "tokens_edu.game.scenario",
+    "tokens_edu.scenario_check": "tokens_edu.game.scenario_check",
+    "tokens_edu.search": "tokens_edu.players.search",
+    "tokens_edu.simulation": "tokens_edu.lab.simulate",
+    "tokens_edu.tables": "tokens_edu.game.tables",
+    "tokens_edu.teacher_cli": "tokens_edu.cli",
+    "tokens_edu.thinking": "tokens_edu.players.thinking",
+    "tokens_edu.voila_server": "tokens_edu.server.voila",
+}
+
+#: Old names that are public names of their own (``tokens_edu.plots``, ``tokens_edu.env``):
+#: no warning.
+QUIET = {"tokens_edu.plots", "tokens_edu.env"}
+
+
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` that makes the warning point at the user's ``import`` line.
+
+    Counted as :func:`warnings.warn` counts: it skips the import system's own frames
+    (``importlib._bootstrap``), so only the others are counted here, up to the first frame
+    that is not this file, :mod:`importlib` or the package's ``__init__`` (an attribute such as
+    ``tokens_edu.bots`` is imported by its ``__getattr__``)."""
+    ours = (__file__, importlib.__file__, __file__.replace("_moved.py", "__init__.py"))
+    frame, level = sys._getframe(1), 0
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not ("importlib" in name and "_bootstrap" in name):
+            level += 1
+            if name not in ours:
+                break
+        frame = frame.f_back
+    return level
+
+
+class _Alias(importlib.abc.Loader):
+    """Loads an old name as its new module (the same module object, not a copy)."""
+
+    def __init__(self, new: str):
+        self.new = new
+
+    def create_module(self, spec):
+        return None  # a throwaway module; exec_module puts the real one in sys.modules
+
+    def exec_module(self, module) -> None:
+        old = module.__name__
+        if old not in QUIET:
+            warnings.warn(f"{old} has moved to {self.new}: import it from there. "
+                          f"The old name will be removed in the next release.",
+                          DeprecationWarning, stacklevel=_caller_stacklevel())
+        sys.modules[old] = importlib.import_module(self.new)
+
+
+class _MovedFinder(importlib.abc.MetaPathFinder):
+    """Answers the old module names of :data:`MOVED`."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        new = MOVED.get(fullname)
+        if new is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, _Alias(new))
+
+
+def install() -> None:
+    """Put the finder on ``sys.meta_path`` once."""
+    if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):
+        sys.meta_path.append(_MovedFinder())
+
+
+def old_attribute(name: str):
+    """``tokens_edu.<name>`` for an old module name used as an attribute (``tokens_edu.plots``),
+    imported on first use; None when ``name`` is not an old module name."""
+    full = f"tokens_edu.{name}"
+    if full not in MOVED:
+        return None
+    return importlib.import_module(full)

@@ -1,0 +1,17 @@
+"""The game: :class:`Game`, the friendly face of the engine, and what is said and shown about it.
+
+- :mod:`.game`: :class:`Game` (Action texts in and out, undo, records, views, tables).
+- :mod:`.actions` and :mod:`.notation`: moves as :class:`Action` values and their texts.
+- :mod:`.narrate`: the log and prompts in a student's words; :mod:`.explain`: why a move is
+  not allowed (R-numbers); :mod:`.observe`: what each player may see (hidden cards stay hidden).
+- :mod:`.scenario` and :mod:`.scenario_check`: games set up at a chosen position (YAML).
+- :mod:`.replay`: step through a recorded game; :mod:`.tables`: pandas tables of a game.
+
+Imports only :mod:`tokens_edu.engine`, :mod:`tokens_edu.content` and :mod:`tokens_edu.errors`.
+"""
+
+from .actions import Action
+from .game import BoardCard, Game, LogEvent, Observation, PlayerView
+from .replay import Replay, ReplayMove
+
+__all__ = ["Game", "Action", "BoardCard", "LogEvent", "Observation", "PlayerView", "Replay", "ReplayMove"]

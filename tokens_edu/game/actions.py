@@ -1,0 +1,163 @@
+"""Actions: small immutable values with a text form that ``Game.apply`` reads back.
+
+``str(action)`` is the text a student types (``"audit Neural Network -> Explainability"``) and
+``Action.parse(text)`` reads it back, so ``game.apply(str(a))`` does what ``game.apply(a)``
+does. The kinds and their texts are listed in the project's API (``API.md``):
+
+=========  ==============================================================================
+kind       text
+=========  ==============================================================================
+order      ``go first`` / ``go second`` (R2)
+keep       ``keep`` (R3)
+mulligan   ``mulligan``, also read from ``new hand`` (the words on screen) (R3)
+train      ``train Chatbot`` (R8)
+deploy     ``deploy Neural Network``, ``deploy Bias in Data -> Chatbot``,
+           ``deploy Training Data with Big Data Supervised Learning`` (R9-R11, R18)
+task       ``task Neural Network`` (R13)
+audit      ``audit Neural Network -> Explainability`` (R14)
+use        ``use Python``, ``use CUDA -> Neural Network`` (R17)
+choose     ``choose Chatbot``, ``choose bottom``, ``choose order Sensor, Chatbot``,
+           ``choose mode b``, ``choose 2 Flags``, ``choose yes`` / ``choose no`` (R16, R22, R23)
+end        ``end turn`` (R7)
+=========  ==============================================================================
+
+When two cards of the same name could be meant, the second is written ``Chatbot #2``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..content.cards import plain_text as _plain
+from ..errors import IllegalAction
+
+__all__ = ["Action", "KINDS", "normalize"]
+
+KINDS = ("order", "keep", "mulligan", "train", "deploy", "task", "audit", "use", "choose", "end")
+
+_SPACES = re.compile(r"\s+")
+_ARROW = re.compile(r"\s*(?:->|→|=>)\s*")
+_COMMA = re.compile(r"\s*,\s*")
+_FIRST = re.compile(r"\s*#\s*1\b")
+_HASH = re.compile(r"\s*#\s*(\d+)")
+_MAX_TEXT = 200
+
+
+def normalize(text: str) -> str:
+    """The canonical, case-folded form of an action text, used to match what a student typed.
+
+    Makes typographic quotes, apostrophes and dashes plain (``AI Isn’t Magic``), collapses
+    spaces, trims stray punctuation from the ends (``task Chatbot.``), writes arrows as
+    `` -> ``, commas as ``, ``, ``#2`` with one space before it, and drops ``#1`` (the first
+    card of a name needs no number).
+    """
+    t = _SPACES.sub(" ", _plain(text)).casefold()
+    t = _ARROW.sub(" -> ", t)
+    t = _COMMA.sub(", ", t)
+    t = _FIRST.sub("", t)
+    return _HASH.sub(r" #\1", t)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision of a player, as a value. Compare, hash and print it; apply it to a Game.
+
+    Attributes:
+        kind: one of :data:`KINDS`.
+        card: the card acted with (a name, ``#2`` added when two could be meant), or None.
+        target: the card aimed at (a System, a Tool, or an Action in a discard pile), or None.
+        via: for ``deploy ... with Big Data S``: the System S that pays (R11), else None.
+        choice: for ``choose``: what is chosen (``"yes"``, ``"bottom"``, ``"mode b"``,
+            ``"order Sensor, Chatbot"``, ``"2 Flags"`` or a card name); for ``order``:
+            ``"first"`` or ``"second"``.
+    """
+
+    kind: str
+    card: str | None = None
+    target: str | None = None
+    via: str | None = None
+    choice: str | None = None
+
+    def __str__(self) -> str:
+        k = self.kind
+        if k == "deploy":
+            text = f"deploy {self.card}"
+            if self.target is not None:
+                text += f" -> {self.target}"
+            if self.via is not None:
+                text += f" with Big Data {self.via}"
+            return text
+        if k in ("task", "train"):
+            return f"{k} {self.card}"
+        if k in ("audit", "use"):
+            return f"{k} {self.card}" if self.target is None else f"{k} {self.card} -> {self.target}"
+        if k == "choose":
+            return f"choose {self.choice}"
+        if k == "order":
+            return f"go {self.choice}"
+        if k == "end":
+            return "end turn"
+        return k  # keep, mulligan
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> "Action":
+        """Read an action from its text (any case, any spacing). The inverse of ``str()``.
+
+        This checks the *shape* of the text only; whether the action is legal is the game's
+        question (:meth:`tokens_edu.Game.apply`).
+
+        Raises:
+            IllegalAction: the text is not an action at all (with ``rule`` None), in plain words.
+        """
+        if not isinstance(text, str):
+            raise IllegalAction(
+                f"An action must be text like 'end turn' or an Action, not {type(text).__name__}.",
+                action=type(text).__name__,
+            )
+        if len(text) > _MAX_TEXT:
+            raise IllegalAction("That action text is far too long to be an action.", action=text[:40] + "...")
+        raw = _SPACES.sub(" ", _plain(text))
+        low = raw.casefold()
+        if not raw:
+            raise IllegalAction("Type an action, like 'end turn' or 'task Chatbot'.", action=text)
+        verb, _, rest = raw.partition(" ")
+        verb = verb.casefold()
+        rest = rest.strip()
+        if low in ("go first", "go second"):
+            return cls("order", choice=low[3:])
+        if low in ("keep", "mulligan"):
+            return cls(low)
+        if low in ("new hand", "take a new hand"):  # the words students see for a mulligan (R3)
+            return cls("mulligan")
+        if low in ("end turn", "end", "pass"):
+            return cls("end")
+        if verb == "choose" and rest:
+            low_rest = rest.casefold()
+            special = low_rest in ("yes", "no", "top", "bottom") or low_rest.startswith(("mode ", "order ")) \
+                or low_rest.endswith((" flag", " flags"))
+            return cls("choose", card=None if special else rest, choice=rest)
+        if verb in ("train", "task") and rest and "->" not in rest:
+            return cls(verb, card=rest)
+        if verb in ("deploy", "audit", "use") and rest:
+            via = None
+            if verb == "deploy":
+                m = re.search(r"\s+with\s+big\s+data\s+", rest, flags=re.IGNORECASE)
+                if m:
+                    rest, via = rest[: m.start()].strip(), rest[m.end():].strip()
+                    if not via:
+                        raise IllegalAction("Say which System pays: 'deploy Training Data with Big Data Neural Network'.", action=text)
+            card, arrow, target = (p.strip() for p in _ARROW.sub(" -> ", rest).partition(" -> "))
+            if not card or (arrow and not target):
+                raise IllegalAction(f"'{raw}' is missing a card name.", action=text)
+            if verb == "audit" and not arrow:
+                raise IllegalAction(
+                    "An Audit needs two Systems: 'audit YourSystem -> TheirSystem' (R14).", action=text, rule="R14"
+                )
+            return cls(verb, card=card, target=target or None, via=via)
+        words = "go first, go second, keep, new hand, train, deploy, task, audit, use, choose, end turn"
+        shown = raw if len(raw) <= 40 else raw[:37] + "..."
+        raise IllegalAction(f"'{shown}' is not an action. An action starts with one of: {words}.", action=text)

@@ -1,0 +1,236 @@
+"""Replay: step through a finished or saved game, forward and back, without widgets.
+
+:class:`Replay` is what :class:`tokens_edu.widgets.ReplayView` and the teacher dashboard's
+replay page both drive: a game rebuilt from its record, moved to any step with the engine's
+own ``apply`` (forward) and ``undo`` (back), so every step is exactly the position the record
+reached there (``Game.from_record`` of the first *n* moves gives the same position).
+
+A replay shows the whole game: **both hands** and what each player chose in secret. It is for
+the teacher, or for a game that is over; the pages that show it say so. Never show a replay of
+a live game to a player of that game.
+
+Example::
+
+    from tokens_edu import Game, starter_decks
+    from tokens_edu.replay import Replay
+    r = Replay(game)            # a Game, a record dict, or the path of a record .json
+    r.goto(10)                  # the position after 10 moves (r.game)
+    r.move(10)                  # who made move 10, its text, and the log lines it caused
+    r.back(); r.forward()
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from dataclasses import dataclass
+
+from .game import Game
+
+__all__ = ["Replay", "ReplayMove", "replay_board_html"]
+
+
+@dataclass(frozen=True)
+class ReplayMove:
+    """One move of a replay.
+
+    Attributes:
+        number: 1 for the first move.
+        player: who made it (0/1).
+        text: the action's text (``"audit Neural Network -> Explainability"``), hidden parts
+            included (``"train Sensor"``).
+        lines: the log lines it caused, in order (tuple of str).
+        turn: the turn it was made in.
+    """
+
+    number: int
+    player: int
+    text: str
+    lines: tuple
+    turn: int
+
+
+class Replay:
+    """A game's record, to step through forward and back.
+
+    Args:
+        record_or_game: a :class:`~tokens_edu.Game` (its record is taken now), a record dict
+            (``Game.to_record()``), or the path of a record ``.json`` file.
+
+    Attributes:
+        record: the record (dict). length: how many moves it has. step: the position shown
+            now (0 = the start, ``length`` = the end). game: the Game at ``step`` (do not
+            change it: move with :meth:`goto`). names: the two players' names.
+
+    Raises:
+        RecordError: the record is damaged or a move cannot be played (from ``Game.from_record``).
+        TypeError: ``record_or_game`` is none of the above.
+    """
+
+    def __init__(self, record_or_game):
+        import json
+
+
+        if isinstance(record_or_game, Game):
+            record = record_or_game.to_record()
+        elif isinstance(record_or_game, dict):
+            record = json.loads(json.dumps(record_or_game))  # a private copy
+        elif isinstance(record_or_game, (str, os.PathLike)):
+            record = Game.from_record(record_or_game).to_record()
+        else:
+            raise TypeError("Replay needs a Game, a record from Game.to_record(), or a record file.")
+        full = Game.from_record(record)  # checks every move (RecordError names a bad one)
+        self.record = record
+        self.actions: list[str] = list(record.get("actions", []))
+        self.length = len(self.actions)
+        self.names = tuple(full.names)
+        self._events = full.log
+        self._movers = [p for p, _ in full.moves]
+        start = dict(record, actions=[])
+        game = Game.from_record(start)
+        self._log_at = [len(game.log)]
+        self._turns = []
+        for text in self.actions:
+            self._turns.append(game.turn)
+            game.apply(text)
+            self._log_at.append(len(game.log))
+        self.game = Game.from_record(start)
+        self.step = 0
+
+    # -- moving ------------------------------------------------------------------------------
+    def goto(self, step: int):
+        """Show the position after ``step`` moves (clamped to 0..length). Returns the Game.
+
+        Forward uses ``apply`` with the record's move texts, back uses ``undo``: each step is
+        the position the record reached there.
+        """
+        try:
+            step = int(step)
+        except (TypeError, ValueError):
+            step = self.step
+        step = max(0, min(self.length, step))
+        while self.step > step:
+            self.game.undo()
+            self.step -= 1
+        while self.step < step:
+            self.game.apply(self.actions[self.step])
+            self.step += 1
+        return self.game
+
+    def forward(self):
+        """One move forward (nothing at the end). Returns the Game."""
+        return self.goto(self.step + 1)
+
+    def back(self):
+        """One move back (nothing at the start). Returns the Game."""
+        return self.goto(self.step - 1)
+
+    def to_start(self):
+        """Back to the start. Returns the Game."""
+        return self.goto(0)
+
+    def to_end(self):
+        """To the last position. Returns the Game."""
+        return self.goto(self.length)
+
+    # -- reading -----------------------------------------------------------------------------
+    def move(self, number: int | None = None) -> ReplayMove | None:
+        """Move ``number`` (1-based; None: the move that led to the current step), or None
+        at the start."""
+        n = self.step if number is None else int(number)
+        if not 1 <= n <= self.length:
+            return None
+        lines = tuple(e.text for e in self._events[self._log_at[n - 1]:self._log_at[n]])
+        return ReplayMove(n, self._movers[n - 1], self.actions[n - 1], lines, self._turns[n - 1])
+
+    def start_lines(self) -> tuple:
+        """The log lines before the first move (the die roll, a scenario's title)."""
+        return tuple(e.text for e in self._events[:self._log_at[0]])
+
+    def caption(self) -> str:
+        """A line for the current step: "Move 12 of 80: Ana: task Neural Network (turn 5)"."""
+        m = self.move()
+        if m is None:
+            return f"Start of the game ({self.length} move{'s' if self.length != 1 else ''} in all)"
+        return (f"Move {m.number} of {self.length}: {self.names[m.player]}: {m.text} "
+                f"(turn {m.turn})")
+
+    def tables(self) -> dict:
+        """The position's tables with **both** hands: ``players``, ``board``, ``log`` (up to
+        this step), ``hand0`` and ``hand1`` (pandas DataFrames, as in ``Game.tables``)."""
+        t0 = self.game.tables(0)
+        t1 = self.game.tables(1)
+        return {"players": t0["players"], "board": t0["board"], "log": t0["log"],
+                "hand0": t0["hand"], "hand1": t1["hand"]}
+
+    def __repr__(self) -> str:
+        return f"<Replay {self.names[0]} vs {self.names[1]}, step {self.step} of {self.length}>"
+
+
+def _esc(x) -> str:
+    return html.escape("" if x is None else str(x), quote=True)
+
+
+_COLORS = {"green": "#2e7d32", "blue": "#1565c0", "black": "#333", "white": "#9e9e9e",
+           "red": "#c62828", "any": "#6a1b9a"}
+
+
+def _mini(card, extra: str = "", sideways: bool = False) -> str:
+    """A small card: name band in the card's color; drawn wide (sideways) when exerted."""
+    color = _COLORS.get(str(getattr(card, "color", "")).lower(), "#555")
+    cls = "tokens-mini tokens-sideways" if sideways else "tokens-mini"
+    size = "width:132px;min-height:50px;background:#eee;" if sideways else "width:96px;min-height:72px;background:#fff;"
+    state = '<br><i>sideways</i>' if sideways else ""
+    return (f'<div class="{cls}" style="display:inline-block;vertical-align:top;{size}margin:3px;'
+            f'padding:3px 5px;border:2px solid {color};border-radius:6px;font-size:11px;line-height:1.25">'
+            f'<div style="background:{color};color:#fff;margin:-3px -5px 3px;padding:1px 5px;'
+            f'font-weight:bold">{_esc(card.name)}</div>{extra}{state}</div>')
+
+
+def replay_board_html(game, names=None) -> str:
+    """The whole position as HTML for a teacher: both players' hands, boards, Data and piles.
+
+    Built from ``game.observation(0)`` and ``observation(1)`` (each hand from its owner's
+    view); every name is escaped. For a teacher's replay only: it shows both hands.
+
+    Returns:
+        str: an HTML fragment (``<div class="tokens-replay-table">``).
+    """
+    obs = [game.observation(0), game.observation(1)]
+    names = names or obs[0].names
+    parts = ['<div class="tokens-replay-table" style="font-family:sans-serif">']
+    for p in (1, 0):
+        o = obs[p]
+        turn = ""
+        if not o.over and o.to_act == p:
+            turn = ' <span style="color:#a60">&#9654; to play</span>'
+        elif o.over and o.winner == p:
+            turn = ' <span style="color:#1d5e20">wins</span>'
+        parts.append(
+            f'<div class="tokens-replay-side tokens-replay-side-{p}" style="border:1px solid #bbb;'
+            'border-radius:8px;padding:6px;margin:4px 0">'
+            f'<b>{_esc(names[p])}</b>{turn} &middot; <b>{o.tokens[p]}</b> Tokens &middot; Data '
+            f'{o.data_ready[p]} ready of {o.training_set[p]} &middot; Deck {o.deck_sizes[p]} '
+            f'&middot; Discard {len(o.discards[p])}<br>')
+        board = [b for b in obs[p].board if b.owner == p]
+        if board:
+            for b in board:
+                if b.card.is_system:
+                    flags = "&#9873;" * min(b.flags, 10)
+                    extra = (f"CAP {b.cap} &middot; TRU {b.tru}<br>Flags {b.flags} "
+                             f'<span style="color:#c00">{flags}</span>'
+                             + ("<br><i>new</i>" if b.new else ""))
+                else:
+                    extra = "Tool"
+                parts.append(_mini(b.card, extra, b.sideways))
+        else:
+            parts.append('<i style="color:#777">No Systems or Tools in play.</i>')
+        hand = o.hand
+        parts.append(f'<div class="tokens-replay-hand tokens-replay-hand-{p}" style="margin-top:4px">'
+                     f'<small>Hand ({len(hand)}):</small> '
+                     + (" ".join(f'<span class="tokens-replay-card" style="display:inline-block;'
+                                 f'border:1px solid #888;border-radius:4px;padding:1px 5px;margin:1px;'
+                                 f'background:#fafafa">{_esc(c.name)}</span>' for c in hand)
+                        or "<i>empty</i>") + "</div></div>")
+    parts.append("</div>")
+    return "".join(parts)

@@ -1,0 +1,305 @@
+"""What a computer player was thinking: ``bot.explain(game)`` as a pandas table.
+
+Every bot can say, for the decision of the player to act, which options it weighed (at most
+:data:`MAX_OPTIONS`), how it scored them, which one it picks, and why, in a student's words.
+The table's columns:
+
+- every bot: ``option`` (the move's text), ``chosen`` (True for its pick; that row is first),
+  ``reason`` (one line, e.g. "Audit Explainability: it is sideways and would be Deprecated;
+  Neural Network survives with 1 Flag"), and ``score`` (how much the bot likes it, its own way);
+- :class:`~tokens_edu.bots.SearchBot`: ``share`` (its share of the thinking, 0 to 1),
+  ``games`` (imagined games after the move) and ``win_chance`` (their estimated chance of
+  winning, 0 to 1; equal to ``score``);
+- :class:`~tokens_edu.bots.GreedyBot`: ``rule`` (the step of its list the score comes from);
+- :class:`~tokens_edu.bots.LearningBot`: ``value`` (its guess of the chance of winning after
+  the move) and ``why`` (the feature that moved that guess most);
+- :class:`~tokens_edu.bots.RandomBot`: ``score`` is each move's chance of being picked.
+
+Rows: the chosen option first, then the others in the bot's order (the search: by share of
+thinking; the others: by score), at most :data:`MAX_OPTIONS` in all. These columns, their
+order and meaning are a stable API (the GameView thinking pane and Hint read them).
+
+``df.attrs`` holds ``bot`` (its name), ``player`` (who decides), ``for_player`` (who the table
+is for), ``measure`` (the column that plots best: ``win_chance``, ``score`` or ``value``),
+``options`` (how many legal moves there were in all) and, for the search, ``iterations``
+(imagined games), ``worlds`` (imagined deals) and ``seconds``. Plot it with
+``tokens_edu.plots.thinking(df)`` (bars, the pick on top), or
+``df.set_index("option")[df.attrs["measure"]].plot.barh()``.
+
+Ask before the move is played: the table explains the decision of the player to act now. (After
+a deploy, the card is on the board for all to see: a pane may then name the played move as
+the game's log does.)
+
+Hidden cards stay hidden: a table names only cards its player may see (their own hand, the
+board, discard piles, the cards of their own look at their deck), never what a bot imagined
+about hidden cards. Asked ``for_player`` = the other player (the "What was the computer
+thinking?" pane), options that would name a card from the thinker's hand or deck read "deploy
+a card from its hand", "train a card (face-down)" or "a secret choice", their reasons say
+only what that player may know, and their numbers are cut so they can't tell the card
+(GreedyBot's ``score``: its step, a multiple of 100; LearningBot's ``value``: one decimal).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..engine import moves as mv
+from ..errors import IllegalAction
+
+__all__ = ["explain", "describe", "hidden_to_others", "mask", "MAX_OPTIONS", "COLUMNS"]
+
+#: At most this many options in an explanation (the chosen one and the best others).
+MAX_OPTIONS = 5
+#: The columns every explanation has, in order (bots add their own after ``score``).
+COLUMNS = ["option", "chosen", "score", "reason"]
+
+_SECRET_LABELS = ("pick", "top-bottom", "order", "hand")
+
+
+def _flags(n: int) -> str:
+    return f"{n} Flag" if n == 1 else f"{n} Flags"
+
+
+def _tokens(n: int) -> str:
+    return f"{n} Token" if n == 1 else f"{n} Tokens"
+
+
+def hidden_to_others(game, move: int) -> bool:
+    """True when ``move`` (a legal move of the player to act) names a card the other player
+    may not see: a card from the hand (train, deploy; a trained card stays face-down, R8), or
+    a card of a secret choice (a look at the deck, R22; a card to discard from the hand, R23)."""
+    kind = move & 15
+    if kind in (mv.TRAIN, mv.DEPLOY):
+        return True
+    if kind == mv.CHOOSE:
+        d = game.view(game.to_act).decision()
+        return d is not None and d[0] in _SECRET_LABELS
+    return False
+
+
+def describe(game, move: int) -> str:
+    """One line in a student's words about a legal move of the player to act: what it does and
+    what it risks, read from what that player may see.
+
+    Examples: "Run a Task with Chatbot: +2 Tokens (8 in all). It turns sideways and can be
+    Audited." · "Audit Explainability: it is sideways and would be Deprecated; Neural Network
+    survives with 1 Flag."
+    """
+    player = game.to_act
+    view = game.view(player)
+    kind, a, b, c = mv.decode(move)
+    text = str(game.action(move))
+    if kind == mv.TASK:
+        name = _name(text, "task ")
+        n = view.card(a).tokens
+        total = view.tokens(player) + n
+        if total >= 15:
+            return f"Run a Task with {name}: {total} Tokens wins the game!"
+        return f"Run a Task with {name}: +{_tokens(n)} ({total} in all). It turns sideways and can be Audited."
+    if kind == mv.AUDIT:
+        mine, theirs = (part.strip() for part in text[len("audit "):].split("->"))
+        dealt = view.cap(a)
+        back = view.cap(b) + (1 if view.has_keyword(b, "Adversarial") else 0)
+        on_them = view.flags(b) + dealt
+        on_me = view.flags(a) + back
+        tru_them, tru_me = view.card(b).tru, view.card(a).tru
+        first = ("it is sideways and would be Deprecated" if on_them >= tru_them
+                 else f"it would have {_flags(on_them)} of {tru_them}, so it stays")
+        second = (f"{mine} would be Deprecated too" if on_me >= tru_me
+                  else f"{mine} survives with {_flags(on_me)}")
+        return f"Audit {theirs}: {first}; {second}."
+    if kind == mv.TRAIN:
+        size = view.training_set_size(player) + 1
+        return f"Train {view.card(a).name}: one more Data to pay for cards ({size} in the Training Set)."
+    if kind == mv.DEPLOY:
+        card = view.card(a)
+        paid = f", paid with Big Data from {text.split(' with Big Data ', 1)[1]}" if c >= 0 else ""
+        if card.type == "System":
+            return f"Deploy {card.name}: a System that earns {_tokens(card.tokens)} a Task{paid}."
+        if card.type == "Tool":
+            return f"Deploy {card.name}: a Tool to use on later turns{paid}."
+        target = f" on {text.split(' -> ', 1)[1].split(' with Big Data ')[0]}" if b >= 0 else ""
+        return f"Play the Action {card.name}{target}{paid}."
+    if kind == mv.USE:
+        target = f" on {text.split(' -> ', 1)[1]}" if b >= 0 else ""
+        return f"Use the Tool {_name(text, 'use ').split(' -> ')[0]}{target}."
+    if kind == mv.END:
+        return "End the turn: the other player goes next."
+    d = view.decision()
+    labels = d[0] if d is not None else ""
+    if labels == "first-second":
+        return "Go first: deploy and score first." if text.endswith("first") else "Go second: start with one more card."
+    if labels == "keep-mulligan":
+        return "Keep this hand." if text == "keep" else "Shuffle this hand back and draw a new one."
+    return f"Answer the card's question: {text.removeprefix('choose ')}."
+
+
+def _name(text: str, prefix: str) -> str:
+    return text[len(prefix):] if text.startswith(prefix) else text
+
+
+def mask(game, move: int, row: dict) -> dict:
+    """``row`` of an explanation as the other player may read it: a move that names a hidden
+    card gets a text that doesn't (see :func:`hidden_to_others`), and no number that would
+    tell the card: GreedyBot's score is cut to its step (a multiple of 100), LearningBot's
+    guess to one decimal."""
+    if not hidden_to_others(game, move):
+        return row
+    kind = move & 15
+    row = dict(row)
+    if kind == mv.TRAIN:
+        row["option"], row["reason"] = "train a card (face-down)", "Train a card you can't see: one more Data."
+    elif kind == mv.DEPLOY:
+        row["option"], row["reason"] = "deploy a card from its hand", "A card from its hand, which you can't see."
+    else:
+        row["option"], row["reason"] = "a secret choice", "A choice about cards only it can see."
+    # A score worked out from the card's own facts would tell which card it is (a trained card
+    # stays face-down for good, R8): GreedyBot's score keeps only its step (the hundreds),
+    # LearningBot's guess one decimal. (The search's chances come from imagined games.)
+    if "rule" in row and isinstance(row.get("score"), (int, float)) and math.isfinite(row["score"]):
+        row["score"] = float(math.floor(row["score"] / 100) * 100)
+    if "value" in row and isinstance(row.get("value"), (int, float)):
+        row["value"] = row["score"] = round(float(row["value"]), 1)
+    for key in ("why", "rule"):
+        if key in row:
+            row[key] = ""
+    return row
+
+
+# -- the bots ------------------------------------------------------------------------------
+def explain(bot, game, for_player: int | None = None):
+    """``bot``'s explanation of the decision of the player to act in ``game`` (see the module).
+
+    Args:
+        bot: a RandomBot, GreedyBot, SearchBot, LearningBot, or any bot with ``choose_move``.
+        game: a Game that is not over.
+        for_player: who will read the table (0/1); None: the player deciding. For the other
+            player, options naming the decider's hidden cards are masked (:func:`mask`).
+
+    Returns:
+        pandas.DataFrame with at most :data:`MAX_OPTIONS` rows, the chosen option first.
+
+    Raises:
+        IllegalAction: the game is over (R25). ValueError: ``for_player`` is not 0, 1 or None.
+    """
+
+    if game.over:
+        raise IllegalAction("The game is over: there is nothing left to explain.", "explain", "R25")
+    player = game.to_act
+    if for_player is None:
+        for_player = player
+    if for_player not in (0, 1) or isinstance(for_player, bool):
+        raise ValueError(f"for_player is 0, 1 or None, not {for_player!r:.40}.")
+    rows_of = getattr(bot, "_explain_rows", None)  # each bot class says which of the below is its
+    rows, attrs = rows_of(game) if rows_of is not None else _other_rows(bot, game)
+    attrs.update(player=player, for_player=for_player, options=len(game.legal_moves()))
+    return _frame(game, rows, attrs, masked=for_player != player)
+
+
+def _frame(game, rows: list[tuple[int, dict]], attrs: dict, masked: bool):
+    """The table: the chosen row first, then the others as ``rows`` ranks them; at most
+    MAX_OPTIONS. ``rows``: (move, row dict) with the bot's order (best first)."""
+    import pandas as pd
+
+    rows = sorted(rows, key=lambda r: not r[1]["chosen"])[:MAX_OPTIONS]  # stable: keeps the bot's order
+    out = [mask(game, m, r) if masked else r for m, r in rows]
+    extra = [k for k in out[0] if k not in COLUMNS] if out else []
+    df = pd.DataFrame(out, columns=COLUMNS + extra)
+    df.attrs.update(attrs)
+    return df
+
+
+def _search_rows(bot, game):
+    t = bot.think(game)
+    total = max(1, sum(t.games))
+    rows = []
+    for i, m in enumerate(t.moves):
+        if not t.games[i] and m != t.chosen:
+            continue
+        chance = t.win_chance(i) if t.games[i] else float("nan")
+        line = describe(game, m)
+        if t.games[i]:
+            line += f" In {t.games[i]} imagined games: {chance:.0%} chance to win."
+        rows.append((m, {"option": str(game.action(m)), "chosen": m == t.chosen, "score": chance, "reason": line,
+                         "share": t.games[i] / total, "games": t.games[i], "win_chance": chance}))
+    rows.sort(key=lambda r: (-r[1]["share"], -(r[1]["win_chance"] if r[1]["games"] else -1)))
+    if len(t.moves) == 1:
+        rows[0][1]["reason"] = describe(game, t.moves[0]) + " It was the only move, so it did not need to think."
+    return rows, {"bot": bot.name, "measure": "win_chance", "iterations": t.iterations, "worlds": t.worlds,
+                  "seconds": t.seconds}
+
+
+#: GreedyBot's steps, by the lowest score of each (its list, as Lesson 5 draws it). Its scores
+#: come in tiers far apart (see GreedyBot.score): 10,000 a winning Task, about 1,000 train,
+#: 900 deploy a System, 800 deploy a Tool, 700 use a Tool, 600 Audit, 500 Task, 400 Action.
+_GREEDY_RULES = (
+    (5_000, "A Task that wins comes first."),
+    (950, "Step 1: train its least useful card while the Training Set is small."),
+    (850, "Step 2: deploy the best System it can pay for."),
+    (750, "Step 3: deploy a Tool it does not have yet."),
+    (650, "Step 3: use a Tool that helps."),
+    (550, "Step 4: Audit when it knocks out more than it risks."),
+    (450, "Step 5: Run the Task that scores most."),
+    (350, "Step 6: play a useful Action."),
+)
+
+
+def _greedy_rule(score: float) -> str:
+    for low, words in _GREEDY_RULES:
+        if score >= low:
+            return words
+    return "Not on its list now."
+
+
+def _greedy_rows(bot, game):
+    moves = game.legal_moves()
+    chosen = bot.choose_move(game)
+    view = game.view(game.to_act)
+    rows = []
+    for m in moves:
+        if m & 15 == mv.CHOOSE or m & 15 == mv.END:
+            score = 1.0 if m == chosen else 0.0
+            rule = "Its fixed answer to this question." if m & 15 == mv.CHOOSE else \
+                "Step 7: end the turn when nothing else is worth it."
+        else:
+            score = bot.score(view, m)
+            rule = _greedy_rule(score)
+        rows.append((m, {"option": str(game.action(m)), "chosen": m == chosen, "score": float(score),
+                         "reason": describe(game, m), "rule": rule}))
+    rows.sort(key=lambda r: -r[1]["score"])
+    return rows, {"bot": bot.name, "measure": "score"}
+
+
+def _random_rows(bot, game):
+    moves = game.legal_moves()
+    peek = random.Random()
+    peek.setstate(bot._rng.getstate())  # what its next pick will be, without using it up
+    chosen = peek.choice(moves)
+    rows = [(m, {"option": str(game.action(m)), "chosen": m == chosen, "score": 1 / len(moves),
+                 "reason": describe(game, m) + " Picked at random: every move had the same chance."
+                 if m == chosen else describe(game, m)}) for m in moves]
+    return rows, {"bot": bot.name, "measure": "score"}
+
+
+def _learning_rows(bot, game):
+    scored = bot.weigh(game)
+    rows = []
+    for m, value, why in scored["rows"]:
+        rows.append((m, {"option": str(game.action(m)), "chosen": m == scored["chosen"], "score": value,
+                         "reason": describe(game, m), "value": value, "why": why}))
+    rows.sort(key=lambda r: -r[1]["value"])
+    return rows, {"bot": bot.name, "measure": "value"}
+
+
+def _other_rows(bot, game):
+    """A student's own bot: its pick (by ``choose_move``, or ``choose`` when that is all it
+    has), score 1, the others 0."""
+    try:
+        chosen = bot.choose_move(game.copy())
+    except (AttributeError, NotImplementedError):
+        picked = str(bot.choose(game.copy()))
+        chosen = next((m for m in game.legal_moves() if str(game.action(m)) == picked), None)
+    rows = [(m, {"option": str(game.action(m)), "chosen": m == chosen, "score": 1.0 if m == chosen else 0.0,
+                 "reason": describe(game, m)}) for m in game.legal_moves()]
+    return rows, {"bot": getattr(bot, "name", type(bot).__name__), "measure": "score"}

@@ -34,7 +34,7 @@ from . import _compiled
 _compiled.activate()
 
 from . import _moved  # noqa: E402
-from .content.cards import Card, CardPool, load_cards
+from .content.cards import Card, CardPool, card_picture, load_cards
 from .content.decks import Deck, starter_decks
 from .errors import (
     CardDataError,
@@ -52,7 +52,7 @@ from .lab.training import train
 from .present.render import print_sheet, render_card
 
 __all__ = [
-    "Card", "CardPool", "load_cards",
+    "Card", "CardPool", "load_cards", "card_picture",
     "Deck", "starter_decks",
     "Game", "Action", "Observation", "BoardCard", "LogEvent",
     "render_card", "print_sheet",

@@ -37,6 +37,7 @@ def no_rate_limit(monkeypatch):
     monkeypatch.setattr(answers, "SAVE_LIMITS", ((10**6, 60.0),))
 
 
+@pytest.mark.slow
 def test_thirty_processes_writing_at_once_lose_nothing(tmp_path, no_rate_limit):
     url = _url(tmp_path)
     Journal(url)  # the table exists; the next test covers a crowd making it

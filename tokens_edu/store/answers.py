@@ -257,10 +257,10 @@ class Journal(PageIdentity, LessonWork):
         return self._student
 
     def _mine(self, table: sa.Table, who: str) -> list:
-        """Conditions for the rows of ``who`` this page may read back: all of them when the
-        page's name is proven, else only what this page's browser wrote."""
+        """Conditions for the rows of ``who`` this page may read back: all of them when ``who``
+        is the page's proven name, else only what this page's browser wrote."""
         conditions = [table.c.student == who]
-        if not self.trusted:
+        if not (self.trusted and who == self._student):
             conditions.append(table.c.browser == self._browser if self._browser else sa.false())
         return conditions
 

@@ -39,7 +39,7 @@ from sqlalchemy.pool import NullPool, StaticPool
 
 __all__ = ["JournalUnavailable", "StoreDamaged", "Saved", "Draft", "BUSY_TIMEOUT_MS", "CONNECT_TIMEOUT_S",
            "data_folder", "default_url", "shown_url", "make_engine", "dialect_insert",
-           "storage_error", "damaged", "damaged_message", "sqlite_path", "utc"]
+           "storage_error", "damaged", "damaged_message", "sqlite_path", "check", "utc"]
 
 #: How long (milliseconds) a writer waits for another writer to finish before giving up.
 BUSY_TIMEOUT_MS = 30_000
@@ -229,6 +229,38 @@ def damaged_message(url: str) -> str:
             "lesson server and the dashboard, rename the file (for example to "
             "journal-damaged.sqlite) and start again: a new, empty file is made. Keep the "
             "damaged file: 'sqlite3 journal-damaged.sqlite .recover' may get the answers back.")
+
+
+def check(url: str) -> str | None:
+    """Whether the database at ``url`` can be opened and read, for a server's start-up check.
+
+    An SQLite file that is not there yet is fine (it is made at the first save) and is not
+    created here. An SQLite file is checked with ``PRAGMA quick_check`` (a few milliseconds for
+    a class's answers).
+
+    Returns:
+        str | None: None when it can be used; else one line in plain words for the teacher
+        (:func:`damaged_message` for a damaged file).
+    """
+    path = sqlite_path(url)
+    if path is not None and not Path(path).exists():
+        return None
+    try:
+        engine = make_engine(url)
+        with engine.connect() as conn:
+            if engine.dialect.name == "sqlite":
+                found = conn.exec_driver_sql("PRAGMA quick_check").scalar()
+                if found != "ok":
+                    return damaged_message(url)
+            else:
+                conn.execute(sa.text("SELECT 1"))
+    except ImportError as e:
+        return f"The database driver for {shown_url(url)} is missing ({e.name or e}): install tokens-edu[postgres]."
+    except sa.exc.SQLAlchemyError as e:
+        if damaged(e):
+            return damaged_message(url)
+        return f"The answers database {shown_url(url)} cannot be used: {str(e).splitlines()[0][:200]}"
+    return None
 
 
 def utc(at: datetime | None) -> datetime | None:

@@ -91,7 +91,8 @@ answers = sa.Table(
 sa.Index("ix_answers_student_lesson_card", answers.c.student, answers.c.lesson, answers.c.card,
          answers.c.saved_at)
 sa.Index("ix_answers_student_saved_at", answers.c.student, answers.c.saved_at)
-sa.Index("ix_answers_lesson_card", answers.c.lesson, answers.c.card, answers.c.student)
+sa.Index("ix_answers_lesson_card", answers.c.lesson, answers.c.card, answers.c.student,
+         answers.c.saved_at)
 sa.Index("ix_answers_saved_at", answers.c.saved_at)
 
 drafts = sa.Table(

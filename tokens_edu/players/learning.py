@@ -328,8 +328,15 @@ class LearningBot(Bot):
             options = self._imagine(game, game.to_act, random.Random(0), moves)
             points = self._points(w, options)
         rows = []
+        c = moves.index(chosen)
+        ties = sum(1 for i, (r, _) in enumerate(options) if r is None and i != c and options[c][0] is None
+                   and abs(points[i] - points[c]) < _TIE)
         for i, (m, p) in enumerate(zip(moves, points)):
-            why = "a random move: it is exploring" if random_pick and m == chosen else _why(w, options, i)
+            why = _why(w, options, i)
+            if m == chosen and random_pick:
+                why = "a random move: it is exploring"
+            elif m == chosen and ties:
+                why = "as many points as another move: it picked one of them at random"
             rows.append((m, p, why))
         return {"rows": rows, "chosen": chosen}
 

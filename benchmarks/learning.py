@@ -31,7 +31,7 @@ import sys
 import time
 
 from tokens_edu import Game, starter_decks, train_batches
-from tokens_edu.lab.simulate import game_seed
+from tokens_edu.lab.simulation import game_seed
 from tokens_edu.lab.stats import wilson_interval
 from tokens_edu.players import GreedyBot, LearningBot
 

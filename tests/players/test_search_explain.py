@@ -53,12 +53,17 @@ def check_table(game, bot, table) -> str:
     assert chosen["chosen"] and not table["chosen"].iloc[1:].any()
     assert chosen["win_chance"] == pytest.approx(t.win_chance(c)) and chosen["games"] == t.games[c]
     by_row = []  # (move index, games, win chance) of the other rows, from the search itself
+    used = {c}
     for _, row in table.iloc[1:].iterrows():
-        matches = [i for i, m in enumerate(t.moves) if t.twin_of[i] < 0 and t.games[i] == row["games"]
-                   and t.games[i] and t.win_chance(i) == pytest.approx(row["win_chance"])
+        matches = [i for i, m in enumerate(t.moves) if i not in used and t.twin_of[i] < 0
+                   and t.games[i] == row["games"] and t.games[i]
+                   and t.win_chance(i) == pytest.approx(row["win_chance"])
                    and (row["option"] == str(game.action(m)) or hidden_to_others(game, m))]
         assert matches, row["option"]
-        by_row.append((matches[0], int(row["games"]), float(row["win_chance"])))
+        named = [i for i in matches if row["option"] == str(game.action(t.moves[i]))]
+        i = (named or matches)[0]
+        used.add(i)
+        by_row.append((i, int(row["games"]), float(row["win_chance"])))
     level = [(i, g, w) for i, g, w in by_row if _pct(w) >= _pct(chosen["win_chance"])]
     note = why_chosen(t, by_row)
     if not level:

@@ -74,7 +74,7 @@ class Thinking:
         finished: per move, how many of its imagined games ended (a winner or a draw) before
             the :data:`HORIZON`; the others' results are guesses from the board.
         twin_of: per move, the index of the move it was found to be a twin of (the same
-            results on every deal both played), or -1.
+            results on every deal both played, at least one a guess from the same board), or -1.
         rank: per move, its place in the quick rules' order (0 first: GreedyBot's pick), which
             breaks ties.
         worlds: imagined deals used. iterations: imagined games in all. seconds: time spent.
@@ -295,14 +295,20 @@ class SearchBot(Bot):
 
 def _fold_twins(t: Thinking, alive: list[int]) -> list[int]:
     """``alive`` without the twins: a move whose results are the same as those of a move
-    before it in ``alive`` (the quick rules' order) on every deal both played is folded into
-    it (``t.twin_of``; its own twins follow it)."""
+    before it in ``alive`` (the quick rules' order) on every deal both played, one of them at
+    least a guess from the board, is folded into it (``t.twin_of``; its own twins follow it)."""
     first: dict[tuple, int] = {}
     out = []
     for i in alive:
         key = tuple(t.results[i])
+        # a guess from the board (a value other than a win, a loss or a draw) is the same only
+        # when the boards are: results that are all wins or losses are equally good, not the
+        # same games (another deal might tell them apart), so those moves stay apart
+        if not key or all(v in (0.0, 0.5, 1.0) for v in key):
+            out.append(i)
+            continue
         rep = first.get(key)
-        if rep is None or not key:
+        if rep is None:
             first[key] = i
             out.append(i)
             continue

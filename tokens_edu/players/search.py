@@ -77,6 +77,8 @@ class Thinking:
             results on every deal both played, at least one a guess from the same board), or -1.
         rank: per move, its place in the quick rules' order (0 first: GreedyBot's pick), which
             breaks ties.
+        final: the indices of the moves compared last (the pick is the best of them); every
+            other move tried was dropped at a cut, when it and the pick had played the same deals.
         worlds: imagined deals used. iterations: imagined games in all. seconds: time spent.
         greedy: GreedyBot's pick.
     """
@@ -95,6 +97,7 @@ class Thinking:
     finished: list = field(default_factory=list)
     twin_of: list = field(default_factory=list)
     rank: list = field(default_factory=list)
+    final: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
     def win_chance(self, i: int) -> float:
@@ -289,6 +292,7 @@ class SearchBot(Bot):
                 alive = [i for i in order if i in keep]
         best = max(final, key=lambda i: (mean(i), -rank[i]))
         t.chosen = moves[best]
+        t.final = sorted(final)
         t.worlds, t.iterations = worlds, used
         t.seconds = time.perf_counter() - start
 

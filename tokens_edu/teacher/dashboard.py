@@ -59,7 +59,7 @@ import tornado.web
 from ..content.cards import load_cards
 from ..game.replay import Replay
 from ..present.render import COLOR_STYLES
-from ..present.table import table_state
+from ..present import REPLAY, present
 from ..store.games import GameStore, games_table
 from ..store.journal import (
     COLUMNS,
@@ -746,7 +746,7 @@ class ReplayHandler(BaseHandler):
         seat = saved.seat if seat not in (0, 1) else seat
         other = 1 - seat
         caption = replay.caption()
-        state = table_state(replay.game, seat, seat=seat, log_lines=list(lines))
+        state = present(replay.game, seat, REPLAY, log_lines=list(lines)).table_state()
         state.update(v=replay.step, status=caption, step="", title="")
         hand = [c.name for c in replay.game.observation(other).hand]
         other_hand = (f"<b>{_e(replay.names[other])}&#x27;s hand</b> ({len(hand)}): "

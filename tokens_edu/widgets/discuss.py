@@ -78,6 +78,7 @@ from ..store.journal import (
     student_from_query,
     too_long_message,
 )
+from .trust import refuse
 
 __all__ = ["DiscussBox", "AnswerBox"]
 
@@ -95,11 +96,14 @@ NAME_NOTE = ("This name is not a password: anyone can type any name. Your saved 
 class AnswerBox(anywidget.AnyWidget):
     """The writing area of a Discuss box: a text box, a counter, Save, a status line.
 
-    The front end (``static/discuss.js``) owns the text box. It sends the kernel three kinds of
-    messages, in order: ``{"type": "draft", "text", "seq"}`` a moment after typing stops,
-    ``{"type": "save", "text", "seq"}`` on Save (the text as shown), and ``{"type": "ping"}``
-    (answered with ``{"type": "pong"}``; silence means lost contact). The kernel answers a draft
-    or a save by setting the traits below in one update, ``ack`` last known ``seq``.
+    The front end (``static/discuss.js``) owns the text box. It sends the kernel four kinds of
+    messages, in order: ``{"type": "dirty", "dirty": bool}`` at once when the box starts or stops
+    holding words that are not saved, ``{"type": "draft", "text", "seq"}`` a moment after typing
+    stops, ``{"type": "save", "text", "seq"}`` on Save (the text as shown), and ``{"type":
+    "ping"}`` (answered with ``{"type": "pong"}``; silence means lost contact). The kernel answers
+    a draft or a save by setting the traits below in one update, ``ack`` last known ``seq``.
+    Anything else is refused and logged (:func:`tokens_edu.widgets.trust.refuse`); the page sets
+    no trait itself.
 
     Args:
         on_save: ``on_save(text) -> str``: store ``text`` as the answer; return the status line
@@ -116,6 +120,8 @@ class AnswerBox(anywidget.AnyWidget):
 
     _esm = _STATIC / "discuss.js"
     _css = _STATIC / "discuss.css"
+    #: The page sets none of the traits: it sends messages, the kernel answers (widgets/trust.py).
+    _page_may_set = ()
 
     value = traitlets.Unicode("").tag(sync=True)
     saved_text = traitlets.Unicode("").tag(sync=True)
@@ -138,7 +144,15 @@ class AnswerBox(anywidget.AnyWidget):
         self._on_save = on_save
         self._on_draft = on_draft
         self._seq = 0
+        #: the page says the box holds words that are not saved (its "dirty" message)
+        self.page_dirty = False
         self.on_msg(lambda _w, content, _buffers: self.handle(content))
+
+    @property
+    def unsaved(self) -> bool:
+        """True when the box holds words that are not saved as the answer: typed on the page
+        (its "dirty" message, sent at once) or known to the kernel (a draft)."""
+        return self.page_dirty or (bool(self.value.strip()) and self.value != self.saved_text)
 
     def handle(self, content: dict) -> None:
         """Act on one message from the front end (also how tests play the student's part).
@@ -150,9 +164,13 @@ class AnswerBox(anywidget.AnyWidget):
             if kind == "ping":
                 self.send({"type": "pong", "n": content.get("n")})
                 return
-            seq = int(content.get("seq") or 0)
-            text = content.get("text")
-            if not isinstance(text, str) or kind not in ("draft", "save"):
+            if kind == "dirty" and isinstance(content.get("dirty"), bool):
+                self.page_dirty = content["dirty"]
+                return
+            text = content.get("text") if kind in ("draft", "save") else None
+            seq = content.get("seq", 0) if isinstance(content, dict) else None
+            if not isinstance(text, str) or isinstance(seq, bool) or not isinstance(seq, int):
+                refuse(self, "a message the Discuss box never sends", str(kind)[:20])
                 return
             if seq and seq < self._seq:
                 return  # an older message overtaken by a newer one: never undo newer text
@@ -330,6 +348,11 @@ class DiscussBox(widgets.VBox):
             self.answer.say("Answers can't be saved right now: the lesson server cannot store "
                             "them. You can still write and play.", "bad")
         self._safely("find your saved answer", self._load_saved)
+
+    @property
+    def unsaved(self) -> bool:
+        """True when the box holds words that are not saved (see :attr:`AnswerBox.unsaved`)."""
+        return self.answer.unsaved
 
     # -- the old names (a Textarea-like and a status-like object) ----------------------------
     @property

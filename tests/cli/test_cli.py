@@ -177,6 +177,7 @@ def _serve_and_stop(lessons, stop_signal) -> tuple[int, str, str, list]:
     return proc.returncode, out, err, kids
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_voila_and_every_kernel(lessons):
     code, out, err, kids = _serve_and_stop(lessons, signal.SIGINT)
     assert code == 0, err
@@ -188,6 +189,7 @@ def test_ctrl_c_stops_voila_and_every_kernel(lessons):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux only")
+@pytest.mark.slow
 def test_killed_serve_leaves_no_server_or_kernel_behind(lessons):
     code, _, _, kids = _serve_and_stop(lessons, signal.SIGKILL)
     assert code == -signal.SIGKILL
@@ -196,6 +198,7 @@ def test_killed_serve_leaves_no_server_or_kernel_behind(lessons):
     assert not alive, f"left running: {alive}"
 
 
+@pytest.mark.slow
 def test_real_short_serve(lessons, tmp_path):
     port = _free_port()
     data = tmp_path / "answers"

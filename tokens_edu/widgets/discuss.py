@@ -61,7 +61,6 @@ from __future__ import annotations
 import html
 import logging
 import uuid
-from datetime import datetime
 from pathlib import Path
 
 import anywidget
@@ -70,6 +69,7 @@ import traitlets
 
 from ..content.cards import Card, load_cards
 from ..content.names import clean_name
+from ..present.words import clock
 from ..store.journal import (
     CODE_NEEDED,
     MAX_ANSWER,
@@ -194,7 +194,7 @@ class AnswerBox(anywidget.AnyWidget):
             self.value = text
             if kept:
                 self.draft_text = text
-                self.draft_at = datetime.now().strftime("%H:%M:%S")
+                self.draft_at = clock()
             self.ack = max(self.ack, seq)
 
     def _save(self, text: str, seq: int) -> None:
@@ -450,7 +450,7 @@ class DiscussBox(widgets.VBox):
             if draft is not None and draft.text != saved:
                 self.answer.value = draft.text
                 self.answer.draft_text = draft.text
-                self.answer.draft_at = draft.saved_at.astimezone().strftime("%H:%M:%S")
+                self.answer.draft_at = clock(draft.saved_at)
                 self.answer.say("Here is the draft you were writing. It is not saved yet: "
                                 "press Save when it's ready.", "info")
             elif saved is not None:
@@ -502,7 +502,7 @@ class DiscussBox(widgets.VBox):
         return saved_id
 
     def _saved_line(self) -> str:
-        return f"Saved at {datetime.now().strftime('%H:%M:%S')}. Well done, {self.journal.student}!"
+        return f"Saved at {clock()}. Well done, {self.journal.student}!"
 
     # -- from the page (they never raise past the AnswerBox) -------------------------------
     def _save_from_page(self, text: str) -> str:

@@ -493,6 +493,8 @@ class GameView(widgets.VBox):
         self.page = page
         self.buttons = {str(a): MoveButton(self, page, i) for i, a in enumerate(page.moves)}
         self.status = page.status
+        if page.covered and self._note_kind == "error":
+            self.note = ""  # what went wrong for the last player is not for the next one's eyes
         if announce and len(page.log) > self._shown_log and self._note_kind != "error":
             self.note = " ".join(page.log[self._shown_log:][-2:])
             self._note_kind = "info"

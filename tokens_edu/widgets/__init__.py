@@ -21,7 +21,7 @@ trust.install()
 _WHERE = {
     "CardGallery": ".gallery",
     "GameView": ".game_view",
-    "NewGamePanel": ".game_view",
+    "NewGamePanel": ".new_game",
     "PuzzlePicker": ".puzzles",
     "CardTable": ".table",
     "DiscussBox": ".discuss",

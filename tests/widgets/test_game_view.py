@@ -18,6 +18,7 @@ from tokens_edu import Game, starter_decks
 from tokens_edu.players import GreedyBot, RandomBot
 from tokens_edu.widgets import GameView
 from tokens_edu.widgets.game_view import NewGamePanel
+from views import SECRET, tree, tree_state
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "lessons" / "scenarios"
 
@@ -35,24 +36,6 @@ def board_row(game: Game, owner: int, card: str) -> dict | None:
 def player_row(game: Game, p: int) -> dict:
     df = game.tables(0)["players"]
     return df[df["Player"] == p].iloc[0].to_dict()
-
-
-def tree(widget) -> list:
-    """The widget and every widget below it (children, Tab/Accordion pages)."""
-    out, todo, seen = [], [widget], set()
-    while todo:
-        w = todo.pop()
-        if id(w) in seen:
-            continue
-        seen.add(id(w))
-        out.append(w)
-        todo.extend(getattr(w, "children", ()) or ())
-    return out
-
-
-def tree_state(view) -> str:
-    """Every widget state in the view's tree, as one JSON text (what the page is sent)."""
-    return "\n".join(json.dumps(w.get_state(), default=str) for w in tree(view))
 
 
 class FirstBot:
@@ -195,22 +178,6 @@ def test_bad_arguments_are_refused_in_plain_words():
 
 
 # -- hidden information ---------------------------------------------------------------------
-SECRET = {
-    "title": "Secrets",
-    "seed": 11,
-    "active": 0,
-    "turn": 4,
-    "players": [
-        {"name": "Ada", "hand": ["Sensor", "Neuron"], "deck": ["Chatbot", "Embedding", "Neuron"],
-         "training_set": {"ready": 2, "exerted": 0},
-         "systems": [{"card": "Neural Network"}]},
-        {"name": "Bo", "hand": ["Mandatory Recall", "Informed Consent"],
-         "deck": ["Red Teaming", "Fairness Check", "Accountability"],
-         "training_set": {"ready": 1, "exerted": 0},
-         "systems": [{"card": "Explainability", "exerted": True}],
-         "tools": [{"card": "Tensor"}]},
-    ],
-}
 BO_SECRETS = ("Mandatory Recall", "Informed Consent", "Red Teaming", "Fairness Check")
 
 

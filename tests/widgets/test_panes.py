@@ -13,26 +13,10 @@ import json
 
 import pytest
 from crafted import page_click, page_custom
+from views import SECRET, tree_state
 
 from tokens_edu import Game
 from tokens_edu.widgets import GameView
-
-
-def tree(widget) -> list:
-    out, todo, seen = [], [widget], set()
-    while todo:
-        w = todo.pop()
-        if id(w) in seen:
-            continue
-        seen.add(id(w))
-        out.append(w)
-        todo.extend(getattr(w, "children", ()) or ())
-    return out
-
-
-def page_holds(view) -> str:
-    """Every widget state under the view: what the page holds now (shown or not)."""
-    return "\n".join(json.dumps(w.get_state(), default=str) for w in tree(view))
 
 
 # -- Discuss: offered, not forced ------------------------------------------------------------------
@@ -112,19 +96,6 @@ def test_with_no_unsaved_text_the_new_card_is_shown(wire, journal):
 
 
 # -- hot seat: nothing of the covered hand, not even in a closed pane -------------------------------
-SECRET = {
-    "title": "Secrets", "seed": 11, "active": 0, "turn": 4,
-    "players": [
-        {"name": "Ada", "hand": ["Sensor", "Neuron"], "deck": ["Chatbot", "Embedding", "Neuron"],
-         "training_set": {"ready": 2, "exerted": 0}, "systems": [{"card": "Neural Network"}]},
-        {"name": "Bo", "hand": ["Mandatory Recall", "Informed Consent"],
-         "deck": ["Red Teaming", "Fairness Check", "Accountability"],
-         "training_set": {"ready": 1, "exerted": 0},
-         "systems": [{"card": "Explainability", "exerted": True}], "tools": [{"card": "Tensor"}]},
-    ],
-}
-
-
 def test_hot_seat_closed_panes_keep_nothing_of_the_covered_hand(wire):
     """Broken before: a closed "Read a card" pane kept the previous player's hand and painted it
     for a frame when the next player opened it."""
@@ -142,7 +113,7 @@ def test_hot_seat_closed_panes_keep_nothing_of_the_covered_hand(wire):
     view.buttons["end turn"].click()
     assert view.match.covered()
     ada = ("Sensor", "Neuron")
-    held = page_holds(view)
+    held = tree_state(view)
     for name in ada:
         assert name not in held, f"Ada's {name} is in the page under the cover"
     view.reveal_button.click()  # Bo shows his cards and opens the panes

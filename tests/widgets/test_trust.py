@@ -11,6 +11,7 @@ import logging
 
 import pytest
 from crafted import page_click, page_custom, page_update
+from views import SECRET
 
 from tokens_edu import Game
 from tokens_edu.widgets import GameView, PredictionBox
@@ -110,19 +111,6 @@ def test_a_student_may_still_type_and_pick(wire):
 
 
 # -- the card table's messages -------------------------------------------------------------------
-SECRET = {
-    "title": "Secrets", "seed": 11, "active": 0, "turn": 4,
-    "players": [
-        {"name": "Ada", "hand": ["Sensor", "Neuron"], "deck": ["Chatbot", "Embedding", "Neuron"],
-         "training_set": {"ready": 2, "exerted": 0}, "systems": [{"card": "Neural Network"}]},
-        {"name": "Bo", "hand": ["Mandatory Recall", "Informed Consent"],
-         "deck": ["Red Teaming", "Fairness Check", "Accountability"],
-         "training_set": {"ready": 1, "exerted": 0},
-         "systems": [{"card": "Explainability", "exerted": True}], "tools": [{"card": "Tensor"}]},
-    ],
-}
-
-
 def table_snapshot(view):
     return (view.game.state_key(), dict(view.table.state), view.note)
 

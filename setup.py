@@ -141,10 +141,11 @@ class BuildCompiledEngine(build_ext):
 
 class EngineDistribution(Distribution):
     """Always run build_ext (its extensions are known only once mypyc has run), so the wheel
-    is marked as built for this platform."""
+    is marked as built for this platform; with ``TOKENS_EDU_PURE_PYTHON=1`` at build time the
+    wheel is pure Python for any platform (``py3-none-any``, e.g. for the Hub's image)."""
 
     def has_ext_modules(self):
-        return True
+        return not _compiled_config().pure_requested()
 
 
 setup(distclass=EngineDistribution, cmdclass={"build_py": BuildPyWithBundle, "build_ext": BuildCompiledEngine})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import socket
@@ -17,7 +16,6 @@ import pytest
 
 from tokens_edu import cli
 from tokens_edu.server import launcher
-from tokens_edu.server import voila as voila_server
 
 MARKER = "vnd.voila.cell-output+json"
 
@@ -229,81 +227,6 @@ def test_real_short_serve(lessons, tmp_path):
     _, alive = psutil.wait_procs(kids, timeout=20)
     _kill(alive)
     assert not alive, f"left running: {alive}"
-
-
-class _FakeVoilaPool:
-    """The parts of Voila 0.5's preheating kernel manager that ``voila_server.kernel_manager``
-    changes: a list of tasks per notebook, each ``wait_before(delay, start)``, taken from the
-    front."""
-
-    fill_delay = 30.0
-    wait_before = None  # the schedule's, set by the test (Voila's module function in real use)
-
-    def __init__(self, size: int = 1):
-        self.kernel_pools_config = {"default": {"pool_size": size}}
-        self._pools: dict = {}
-        self.started: list[str] = []
-
-    async def _start(self, name):
-        self.started.append(name)
-        return {"kernel": len(self.started), "notebook": name}
-
-    def fill_if_needed(self, delay=None, notebook_name=None, extra_kernel_env_variables={}, **kw):
-        delay = self.fill_delay if delay is None else delay
-        pool = self._pools.setdefault(notebook_name, [])
-        config = self.kernel_pools_config
-        for _ in range(config.get(notebook_name, config["default"])["pool_size"] - len(pool)):
-            coro = type(self).wait_before(delay, self._start(notebook_name))
-            pool.append(asyncio.get_event_loop().create_task(coro))
-
-    async def get_rendered_notebook(self, notebook_name, extra_kernel_env_variables={}, **kw):
-        item = await self._pools[notebook_name].pop(0)
-        self.fill_if_needed(None, notebook_name)
-        return item, [], f"kernel-{item['kernel']}"
-
-
-def test_ready_first_pool_never_hands_a_page_a_kernel_that_has_not_started():
-    async def scenario():
-        schedule = voila_server.StartSchedule(step=0.2, lessons=2)
-        _FakeVoilaPool.wait_before = staticmethod(schedule.wait_before)
-        state = voila_server.ServeState({})
-        Pool = voila_server.kernel_manager(_FakeVoilaPool, True, schedule, state)
-        km = Pool(size=2)
-        km.kernel_pools_config = {"default": {"pool_size": 2}, "off.ipynb": {"pool_size": 0}}
-        km.fill_if_needed(0, "off.ipynb")  # a lesson without warm kernels takes no turn
-        km.fill_if_needed(0, "a.ipynb")  # the server starts: two lessons take turns
-        km.fill_if_needed(0, "b.ipynb")
-        assert km._pools["off.ipynb"] == []
-        starts = {nb: sorted(km._starts()[t] for t in km._pools[nb]) for nb in ("a.ipynb", "b.ipynb")}
-        t0 = starts["a.ipynb"][0]
-        assert [round(t - t0, 3) for t in starts["a.ipynb"] + starts["b.ipynb"]] == [0, 0.4, 0.2, 0.6]
-        assert km.get_pool_size("a.ipynb") == 1  # only the first has begun: a page may take it
-        assert km.get_pool_size("b.ipynb") == 0  # not started yet: a page starts its own kernel
-        await asyncio.sleep(0.75)
-        assert km.started == ["a.ipynb", "b.ipynb", "a.ipynb", "b.ipynb"]  # one at a time, in turn
-        assert km.get_pool_size("a.ipynb") == 2
-        km.fill_delay = 30.0
-        taken = [(await km.get_rendered_notebook("a.ipynb"))[0] for _ in range(2)]
-        assert [t["kernel"] for t in taken] == [1, 3]
-        assert sorted(state.pages) == ["kernel-1", "kernel-3"]  # pages with a kernel are counted
-        pool = km._pools["a.ipynb"]
-        assert len(pool) == 2 and not any(t.done() for t in pool)  # replacements waiting
-        # Voila's handler sees 0 and starts the page's own kernel instead of waiting 30 s
-        assert km.get_pool_size("a.ipynb") == 0
-        later = sorted(km._starts()[t] for t in pool)
-        assert round(later[1] - later[0], 3) == 0.2  # the replacements start one by one
-        # a ready entry behind a waiting one is the one handed out
-        km.fill_delay = 0.0
-        km._pools["a.ipynb"].append(asyncio.get_event_loop().create_task(km._start("x")))
-        await asyncio.sleep(0.05)
-        assert km.get_pool_size("a.ipynb") == 1
-        got = await asyncio.wait_for(km.get_rendered_notebook("a.ipynb"), 1)
-        assert got[0]["notebook"] == "x"
-        for tasks in km._pools.values():
-            for t in tasks:
-                t.cancel()
-
-    asyncio.run(scenario())
 
 
 def test_serve_hides_the_scenarios_folder_from_the_lesson_list(tmp_path):

@@ -30,6 +30,7 @@ import yaml
 
 from ..content.cards import load_cards
 from ..content.decks import MAX_COPIES
+from ..content.inputs import InputTooLarge, read_limited
 from ..errors import ScenarioError
 from .game import Game
 from .scenario import _MAX_LIST, _PLAYER, _TOP, yaml_shape_problem
@@ -466,7 +467,10 @@ def check_scenario(path) -> list[Problem]:
         OSError: the file cannot be read (the command line turns this into a plain message).
     """
     path = Path(path)
-    raw = path.read_bytes()
+    try:
+        raw = read_limited(path, "scenario")
+    except InputTooLarge as e:
+        return [Problem(0, str(e))]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -185,6 +185,50 @@ def test_ctrl_c_stops_voila_and_every_kernel(lessons):
     assert not alive, f"left running: {alive}"
 
 
+def test_ctrl_c_during_warm_up_stops_within_10_s_with_one_line(lessons):
+    """Stopping while warm kernels were still starting printed 55 ZMQError tracebacks (about
+    1,100 lines). Now: one line, within 10 s, every kernel gone."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons", str(lessons),
+         "--port", str(port), "--pool-size", "8", "--preheat-only", "tiny"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    kids: list[psutil.Process] = []
+    try:
+        lines = []
+        while not any(line.startswith("Ready:") for line in lines):
+            line = proc.stdout.readline()
+            assert line, "serve stopped before it was ready"
+            lines.append(line)
+        deadline = time.monotonic() + 120
+        while len([k for k in psutil.Process(proc.pid).children(recursive=True)
+                   if "ipykernel" in " ".join(k.cmdline())]) < 2:  # warm-up under way
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.1)
+        kids = psutil.Process(proc.pid).children(recursive=True)
+    finally:
+        t = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+        took = time.monotonic() - t
+    after = [line for line in rest.splitlines() if line.strip()]
+    assert proc.returncode == 0 and took < 10, (took, after)
+    assert after == ["Stopping the lesson server... Stopped."], after
+    _, alive = psutil.wait_procs(kids, timeout=20)
+    _kill(alive)
+    assert not alive, f"left running: {alive}"
+
+
+def test_a_data_dir_that_is_a_file_says_so(lessons, tmp_path, capsys):
+    a_file = tmp_path / "answers.txt"
+    a_file.write_text("x")
+    code = cli.main(["serve", "--lessons", str(lessons), "--port", str(_free_port()),
+                     "--data-dir", str(a_file)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"--data-dir {a_file} is a file, not a folder." in err
+    assert len(err.strip().splitlines()) == 1
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux only")
 def test_killed_serve_leaves_no_server_or_kernel_behind(lessons):
     code, _, _, kids = _serve_and_stop(lessons, signal.SIGKILL)

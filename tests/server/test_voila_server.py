@@ -437,9 +437,11 @@ def test_watch_reads_todays_lesson_and_says_so_once(tmp_path, caplog):
 def test_the_kernel_size_is_measured_not_assumed(tmp_path):
     size = memory.KernelSize(estimate=75)
     assert size.mib == 75 and not size.measured
+    assert size.measure([999_999_999]) == 0 and not size.measured  # no such process
     assert size.measure([os.getpid(), 999_999_999]) == 1  # this process is measurable
     mine = memory.pss_mib(os.getpid())
     assert size.measured and abs(size.mib - mine) < 5
+    assert size.measure([999_999_999]) == 0 and size.measured  # the last measurement stays
     memory.remember_kernel_mib(tmp_path, 58.4)
     assert memory.remembered_kernel_mib(tmp_path) == 58.4
     (tmp_path / "kernel-size.json").write_text("nonsense")

@@ -171,9 +171,6 @@ class Game:
             except (OSError, ValueError) as e:
                 why = getattr(e, "strerror", None) or ("it is not JSON" if isinstance(e, ValueError) else e)
                 raise RecordError(f"Cannot read the game record {name!r}: {why}.") from None
-        if isinstance(record, Mapping) and data_depth(record, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-            raise RecordError(f"This game record is nested too deep to be one (more than "
-                              f"{MAX_JSON_DEPTH} levels of lists and dicts).")
         if not isinstance(record, Mapping):
             raise RecordError(f"A game record is a dict from Game.to_record(), not {type(record).__name__}.")
         if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
@@ -187,6 +184,9 @@ class Game:
         if len(actions) > MAX_RECORD_MOVES:
             raise RecordError(f"The record has {len(actions):,} moves; a game record holds at most "
                               f"{MAX_RECORD_MOVES:,}.")
+        if data_depth({k: v for k, v in record.items() if k != "actions"}, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+            raise RecordError(f"This game record is nested too deep to be one (more than "
+                              f"{MAX_JSON_DEPTH} levels of lists and dicts).")
         if any(len(a) > MAX_ACTION_CHARS for a in actions):
             raise RecordError(f"A move of the record is longer than {MAX_ACTION_CHARS} characters: "
                               "no move's text is that long.")

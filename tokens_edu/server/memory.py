@@ -17,7 +17,6 @@ import json
 import os
 import statistics
 import time
-from collections import deque
 from pathlib import Path
 
 __all__ = ["mem_available_mib", "pss_mib", "KernelSize", "ESTIMATE_MIB", "remember_kernel_mib",
@@ -59,27 +58,23 @@ def pss_mib(pid: int) -> float | None:
 
 
 class KernelSize:
-    """The memory one kernel uses, from the latest measurements of this server's kernels.
+    """The memory one kernel uses, from the latest measurement of this server's kernels.
 
     Args:
         estimate: MiB to plan with until a kernel has been measured.
-        keep: how many recent measurements the figure is the median of.
     """
 
-    def __init__(self, estimate: float = ESTIMATE_MIB, keep: int = 60):
+    def __init__(self, estimate: float = ESTIMATE_MIB):
         self.estimate = float(estimate)
-        self.samples: deque[float] = deque(maxlen=keep)
+        self.samples: list[float] = []
 
     def measure(self, pids) -> int:
-        """Measure the kernels with these process ids (those that can be read). Returns how many
-        were measured."""
-        n = 0
-        for pid in pids:
-            mib = pss_mib(pid)
-            if mib is not None and mib > 1:
-                self.samples.append(mib)
-                n += 1
-        return n
+        """Measure the kernels with these process ids (those that can be read); when at least
+        one could be, they replace the last measurement. Returns how many were measured."""
+        samples = [mib for mib in (pss_mib(pid) for pid in pids) if mib is not None and mib > 1]
+        if samples:
+            self.samples = samples
+        return len(samples)
 
     @property
     def measured(self) -> bool:

@@ -82,7 +82,8 @@ class Watch:
         if hasattr(km, "fill_all"):
             km.trim()
             km.fill_all()
-        if time.monotonic() - self.last_measure >= self.MEASURE_EVERY:
+        if (not state.kernel_size.measured
+                or time.monotonic() - self.last_measure >= self.MEASURE_EVERY):
             self.last_measure = time.monotonic()
             self.measure()
         self.status()
@@ -148,12 +149,21 @@ class Watch:
                          "students open.")
 
     def measure(self) -> None:
-        """Measure the memory of up to 20 kernels (ready warm ones and opened pages)."""
+        """Measure the memory of up to 20 kernels that are idle (students' pages, and warm
+        kernels that have finished running their lesson): the size a page's kernel has."""
         state, km = self.state, self.state.km
         kernel_ids = [kid for kid, page in state.pages.items() if page.opened]
         for pool in getattr(km, "_pools", {}).values():
             kernel_ids += [t.result()["kernel_id"] for t in pool if is_ready(t)]
-        pids = [pid for pid in (km.kernel_pid(kid) for kid in kernel_ids[:20]) if pid]
+
+        def idle(kernel_id: str) -> bool:
+            try:
+                return getattr(km.get_kernel(kernel_id), "execution_state", None) == "idle"
+            except KeyError:
+                return False
+
+        pids = [pid for pid in (km.kernel_pid(kid) for kid in kernel_ids if idle(kid))][:20]
+        pids = [pid for pid in pids if pid]
         if not state.kernel_size.measure(pids):
             return
         folder = state.settings.get("memo_folder")

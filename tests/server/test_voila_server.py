@@ -353,25 +353,27 @@ def test_at_the_cap_a_client_holding_unopened_pages_gives_one_back():
 def test_pages_that_never_open_or_went_away_give_their_kernel_back():
     async def scenario():
         state, queue, km = _manager({"unopened_timeout": 20, "gone_timeout": 120, "status_every": 0})
-        km._kernel_connections = {"never": 0, "loading": 0, "left": 0, "here": 1}
+        km._kernel_connections = {"never": 0, "loading": 0, "left": 0, "here": 1, "crashed": 1}
         km.kernel_pid = lambda kid: None
-        km.get_kernel = lambda kid: type("K", (), {"is_alive": lambda self: True})()
+        km.get_kernel = lambda kid: type("K", (), {"is_alive": lambda self: kid != "crashed"})()
         loop = asyncio.get_running_loop()
         now = loop.time()
         for name, served, opened in (("never", now - 21, False), ("loading", now - 5, False),
-                                     ("left", now - 500, True), ("here", now - 500, True)):
+                                     ("left", now - 500, True), ("here", now - 500, True),
+                                     ("crashed", now - 500, True)):
             page = st.Page("01-a.ipynb", "10.0.0.1")
             page.served, page.opened = served, opened
             state.pages[name] = page
         watch = Watch(state)
         await watch.pages(now)
-        assert sorted(state.pages) == ["here", "left", "loading"] and km.stopped == ["never"]
+        assert sorted(state.pages) == ["here", "left", "loading"]
+        assert sorted(km.stopped) == ["crashed", "never"]
         assert state.pages["left"].gone_since == now
         await watch.pages(now + 119)
         assert "left" in state.pages
         await watch.pages(now + 121)
-        assert sorted(state.pages) == ["here", "loading"] and km.stopped == ["never", "left"]
-        assert state.counters == {"unopened": 1, "went away": 1}
+        assert sorted(state.pages) == ["here", "loading"] and km.stopped[-1] == "left"
+        assert state.counters == {"unopened": 1, "went away": 1, "stopped by itself": 1}
 
     asyncio.run(scenario())
 

@@ -26,6 +26,7 @@ Change                                 Why (Voila 0.5.13 behaviour)
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import re
@@ -177,8 +178,14 @@ class KernelStatusHandler(tornado.web.RequestHandler):
     def initialize(self, state: ServeState) -> None:
         self.state = state
 
-    def get(self, kernel_id: str) -> None:
+    async def get(self, kernel_id: str) -> None:
         km = self.state.km
         running = km is not None and kernel_id in km and not self.state.stopping
+        if running:  # a kernel that crashed or was killed is still in the kernel manager
+            try:
+                alive = km.get_kernel(kernel_id).is_alive()
+                running = bool(await alive if asyncio.iscoroutine(alive) else alive)
+            except Exception:  # noqa: BLE001 (stopped meanwhile)
+                running = False
         self.set_header("Cache-Control", "no-store")
         self.finish({"state": "running" if running else "gone"})

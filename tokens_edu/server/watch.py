@@ -35,6 +35,18 @@ def _connections(km, kernel_id: str) -> int:
     return int(getattr(km, "_kernel_connections", {}).get(kernel_id, 0))
 
 
+async def _alive(km, kernel_id: str) -> bool:
+    """Whether ``kernel_id``'s process still runs (a kernel that crashed or was killed stays in
+    the kernel manager, with its page still connected to the server)."""
+    try:
+        alive = km.get_kernel(kernel_id).is_alive()
+        if asyncio.iscoroutine(alive):
+            alive = await alive
+        return bool(alive)
+    except Exception:  # noqa: BLE001 (gone meanwhile)
+        return False
+
+
 async def check_unopened(state: ServeState, kernel_id: str) -> bool:
     """Give back ``kernel_id`` when its page's browser never connected within
     ``unopened_timeout`` s of the page being sent. Returns True when it was stopped."""
@@ -95,6 +107,11 @@ class Watch:
             if kernel_id not in km:
                 state.forget(kernel_id)
                 continue
+            if not await _alive(km, kernel_id):
+                state.forget(kernel_id)
+                state.count("stopped by itself")
+                await stop_quietly(km, kernel_id)
+                continue
             if _connections(km, kernel_id) > 0:
                 page.opened, page.gone_since = True, None
                 continue
@@ -106,17 +123,6 @@ class Watch:
             elif gone_after and now - page.gone_since > gone_after:
                 state.forget(kernel_id)
                 state.count("went away")
-                await stop_quietly(km, kernel_id)
-                continue
-            try:
-                alive = km.get_kernel(kernel_id).is_alive()
-                if asyncio.iscoroutine(alive):
-                    alive = await alive
-            except Exception:  # noqa: BLE001 (gone meanwhile)
-                alive = False
-            if not alive:
-                state.forget(kernel_id)
-                state.count("stopped by itself")
                 await stop_quietly(km, kernel_id)
 
     def today(self) -> None:

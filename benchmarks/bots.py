@@ -41,7 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from tokens_edu import Game, starter_decks, train
 from tokens_edu.players import GreedyBot, LearningBot, SearchBot
-from tokens_edu.lab.simulate import game_seed, wilson_interval
+from tokens_edu.lab.simulation import game_seed, wilson_interval
 
 
 def _load() -> str:

@@ -40,8 +40,8 @@ from .errors import (
 )
 from .game.actions import Action
 from .game.game import BoardCard, Game, LogEvent, Observation
-from .lab.simulate import balance_matrix, first_player_advantage, matchups, simulate
-from .lab.tournament import tournament
+from .lab.simulation import balance_matrix, first_player_advantage, matchups, simulate
+from .lab.tournaments import tournament
 from .lab.training import train
 from .present.render import print_sheet, render_card
 

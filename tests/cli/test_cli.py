@@ -175,6 +175,7 @@ def _serve_and_stop(lessons, stop_signal) -> tuple[int, str, str, list]:
     return proc.returncode, out, err, kids
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_voila_and_every_kernel(lessons):
     code, out, err, kids = _serve_and_stop(lessons, signal.SIGINT)
     assert code == 0, err
@@ -230,6 +231,7 @@ def test_a_data_dir_that_is_a_file_says_so(lessons, tmp_path, capsys):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux only")
+@pytest.mark.slow
 def test_killed_serve_leaves_no_server_or_kernel_behind(lessons):
     code, _, _, kids = _serve_and_stop(lessons, signal.SIGKILL)
     assert code == -signal.SIGKILL
@@ -238,6 +240,7 @@ def test_killed_serve_leaves_no_server_or_kernel_behind(lessons):
     assert not alive, f"left running: {alive}"
 
 
+@pytest.mark.slow
 def test_real_short_serve(lessons, tmp_path):
     port = _free_port()
     data = tmp_path / "answers"

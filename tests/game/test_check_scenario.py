@@ -197,6 +197,7 @@ def _checks_only(text: str) -> list[Problem]:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(_PATHS), _VALUES), min_size=1, max_size=3))
+@pytest.mark.slow
 def test_checker_agrees_with_the_engine(changes):
     data = copy.deepcopy(BASE)
     for path, value in changes:

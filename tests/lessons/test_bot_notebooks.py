@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 BOT_NOTEBOOKS = ["06-inside-the-computer", "07-train-your-own-ai", "08-class-tournament"]
 # Calls that play games or draw random numbers: each must be given a seed.

@@ -93,6 +93,7 @@ def test_every_scenario_a_lesson_names_exists():
 
 # -- the code runs ----------------------------------------------------------------------------
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.slow
 def test_notebook_code_runs(path):
     shown = run_notebook(path)
     if path in LESSON_PAGES:

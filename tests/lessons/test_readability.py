@@ -265,7 +265,7 @@ def test_messages_use_no_rule_numbers_or_undefined_words():
     game.apply("go first")
     texts |= {game.explain(t) for t in ("end turn", "dance", "train Chatbot", "go first")}
     assert Action.parse("new hand") == Action("mulligan")  # the words on screen work when typed
-    from tokens_edu.lab.simulate import play_game
+    from tokens_edu.lab.simulation import play_game
 
     for seed in range(4):  # the log lines of whole games, as each player reads them
         played = play_game("Green-Blue", "Black-Red", seed, bots=("greedy", "random"))

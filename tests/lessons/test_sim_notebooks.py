@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 SIM_NOTEBOOKS = ["02-going-first", "03-which-colors-win", "04-build-your-deck", "05-an-rl-environment"]
 # Calls that play games or draw random numbers: each must be given a seed.

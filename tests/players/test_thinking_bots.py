@@ -19,7 +19,7 @@ from tokens_edu.engine import moves as mv  # noqa: E402
 from tokens_edu.errors import IllegalAction  # noqa: E402
 from tokens_edu.players.learning import LearningBotFileError, TRAIN_COLUMNS  # noqa: E402
 from tokens_edu.players.thinking import COLUMNS, MAX_OPTIONS  # noqa: E402
-from tokens_edu.lab.tournament import STANDINGS_COLUMNS, head_to_head  # noqa: E402
+from tokens_edu.lab.tournaments import STANDINGS_COLUMNS, head_to_head  # noqa: E402
 from scenarios import shuffle_hidden  # noqa: E402
 
 DECKS = starter_decks()
@@ -105,7 +105,7 @@ def test_search_bad_arguments_say_what_is_wrong():
 
 
 def test_search_registered_for_simulations():
-    from tokens_edu.lab.simulate import BOTS, make_bot
+    from tokens_edu.lab.simulation import BOTS, make_bot
 
     assert {"search", "learning"} <= set(BOTS)
     assert isinstance(make_bot("search", seed=4), SearchBot) and make_bot("search", seed=4).seed == 4

@@ -85,3 +85,20 @@ def test_cards_effects_live_only_in_the_effects_table():
             continue
         text = path.read_text(encoding="utf-8")
         assert "def _tensor" not in text and "def _feature_vector" not in text
+
+
+def test_no_package_name_hides_one_of_its_modules():
+    """``tokens_edu.lab.simulation`` is a module and ``tokens_edu.lab.simulate`` a function: a
+    package that exported a function named like its module would make ``import a.b as m`` give
+    the function (an easy mistake when the two share a name)."""
+    import importlib
+    import pkgutil
+
+    import tokens_edu
+
+    for info in pkgutil.walk_packages(tokens_edu.__path__, "tokens_edu."):
+        if info.name.endswith("__main__") or "._bundle" in info.name:
+            continue
+        module = importlib.import_module(info.name)
+        parent, _, name = info.name.rpartition(".")
+        assert getattr(importlib.import_module(parent), name) is module, info.name

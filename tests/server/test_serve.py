@@ -28,6 +28,8 @@ from pathlib import Path
 import pytest
 from serving import MARKER, Page, ROOT, Serve, free_port, tiny_lessons  # noqa: F401
 
+pytestmark = pytest.mark.slow
+
 
 def _dead_pid() -> int:
     p = subprocess.Popen([sys.executable, "-c", "pass"])

@@ -48,6 +48,7 @@ def _writer(url: str, student: str, n: int, start) -> None:
         journal.save("Neural Network", f"{student} answer {i}")
 
 
+@pytest.mark.slow
 def test_thirty_processes_writing_at_once_lose_nothing(tmp_path):
     url = _url(tmp_path)
     Journal(url)  # the table exists; the next test covers a crowd making it

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import DeckError
-from ..lab.simulate import DEFAULT_TURN_LIMIT, simulate
+from ..lab.simulation import DEFAULT_TURN_LIMIT, simulate
 from ..lab.stats import summary
 from ..players.registry import BOTS
 

@@ -18,35 +18,25 @@ games a second.
 
 from __future__ import annotations
 
-import copy as _copy
-import os
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from .. import engine
 from ..content.cards import Card
 from ..content.decks import Deck, deck_problems_text
-from ..content.inputs import MAX_JSON_DEPTH, InputTooLarge, data_depth, loads_json, read_text_limited
 from ..engine.events import CHOOSE_SECRET
 from ..engine.rules import WINNING_TOKENS
 from ..errors import DeckError, IllegalAction, RecordError, ScenarioError
 from .actions import Action, normalize
 from .explain import why_illegal
+from .imagine import imagined_state
 from .narrate import LogEvent, log_events, prompt, public_prompt
 from .notation import action_of, actions_of, labels
 from .observe import BoardCard, Observation, PlayerView, observe
+from .records import make_record, read_record
 from .scenario import build_scenario, check_names, check_seed, check_turn_limit
 
 __all__ = ["Game", "LogEvent", "Observation", "BoardCard", "PlayerView", "WINNING_TOKENS"]
-
-RECORD_FORMAT = "tokens-edu-record"
-RECORD_VERSION = 1
-#: The most moves a game record may hold. The longest of 300 games between random players had
-#: 168; a record of a million moves took 190 s and 486 MB to replay before this limit.
-MAX_RECORD_MOVES = 10_000
-#: The longest text one recorded move may have (the longest real one is under 100 characters).
-MAX_ACTION_CHARS = 500
-
 
 def _fail(message: str, action: str = "", rule: str | None = None) -> IllegalAction:
     return IllegalAction(message, action=action, rule=rule)
@@ -153,43 +143,11 @@ class Game:
 
         Replays every action, so the result equals the recorded game, history and all.
 
-        A record file is read up to 4 MB and JSON nested at most 32 deep; a record holds at
-        most :data:`MAX_RECORD_MOVES` moves of at most :data:`MAX_ACTION_CHARS` characters.
-
         Raises:
-            RecordError: (a :class:`ScenarioError`) the record is not a game record, is too big
-                or too deep, or one of its actions is not legal where it stands (names the
-                move number).
+            RecordError: (a :class:`ScenarioError`) the record is not a game record, or one of
+                its actions is not legal where it stands (names the move number).
         """
-        if isinstance(record, (str, os.PathLike)):
-            name = os.path.basename(os.fspath(record))[:80]
-            try:
-                record = loads_json(read_text_limited(record, "game record", encoding="utf-8"),
-                                    "game record")
-            except InputTooLarge as e:
-                raise RecordError(str(e)) from None
-            except (OSError, ValueError) as e:
-                why = getattr(e, "strerror", None) or ("it is not JSON" if isinstance(e, ValueError) else e)
-                raise RecordError(f"Cannot read the game record {name!r}: {why}.") from None
-        if not isinstance(record, Mapping):
-            raise RecordError(f"A game record is a dict from Game.to_record(), not {type(record).__name__}.")
-        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-            raise RecordError("This is not a tokens_edu game record (its 'format' is wrong).")
-        version = record.get("version", RECORD_VERSION)
-        if version != RECORD_VERSION:
-            raise RecordError(f"This record has version {version!r:.20}; this tokens_edu reads version {RECORD_VERSION}.")
-        actions = record.get("actions", [])
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise RecordError("The record's 'actions' must be a list of action texts.")
-        if len(actions) > MAX_RECORD_MOVES:
-            raise RecordError(f"The record has {len(actions):,} moves; a game record holds at most "
-                              f"{MAX_RECORD_MOVES:,}.")
-        if data_depth({k: v for k, v in record.items() if k != "actions"}, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-            raise RecordError(f"This game record is nested too deep to be one (more than "
-                              f"{MAX_JSON_DEPTH} levels of lists and dicts).")
-        if any(len(a) > MAX_ACTION_CHARS for a in actions):
-            raise RecordError(f"A move of the record is longer than {MAX_ACTION_CHARS} characters: "
-                              "no move's text is that long.")
+        record, actions = read_record(record)
         try:
             if "scenario" in record:
                 game = cls.from_scenario(record["scenario"])
@@ -518,25 +476,7 @@ class Game:
         Raises:
             ValueError: player is not 0 or 1.
         """
-        player = _check_player(player)
-        s = self._s.copy(trail=False)
-        q = 1 - player
-        # Each pile is sorted by name before it is shuffled, so where the true hidden cards lie
-        # can't change what is imagined (a search bot's choice must not depend on it).
-        card = s.card
-        by_name = lambda x: (card[x].name, x)  # noqa: E731
-        hidden = sorted(s.hand[q] + s.deck[q] + s.ts[q], key=by_name)
-        rng.shuffle(hidden)
-        nh, nd = len(s.hand[q]), len(s.deck[q])
-        s.hand[q][:] = hidden[:nh]
-        s.deck[q][:] = hidden[nh:nh + nd]
-        s.ts[q][:] = hidden[nh + nd:]
-        deck = s.deck[player]
-        seen = _seen_on_top(s, player)  # a look in progress (R22): the player knows those cards
-        rest = sorted(deck[:len(deck) - seen], key=by_name)
-        rng.shuffle(rest)
-        deck[:len(deck) - seen] = rest
-        s.seed = rng.getrandbits(62)
+        s = imagined_state(self._s, _check_player(player), rng)
         g = object.__new__(Game)
         g._s = s
         g._names, g._title, g._origin = self._names, self._title, {"imagined": True}
@@ -588,15 +528,7 @@ class Game:
         to show to a player during the game. The dict is a fresh copy: changing it changes
         nothing in the game.
         """
-        rec = {"format": RECORD_FORMAT, "version": RECORD_VERSION}
-        origin = self._origin
-        if "decks" in origin:
-            rec["decks"] = [deck.names() for deck in origin["decks"]]
-        else:
-            rec.update(_copy.deepcopy(origin))
-        rec.update({"seed": self._s.seed, "names": list(self._names), "turn_limit": self._s.turn_limit,
-                    "actions": list(self._history_texts())})
-        return rec
+        return make_record(self._origin, self._s.seed, self._names, self._s.turn_limit, self._history_texts())
 
     def state_key(self) -> tuple:
         """A hashable summary of the whole position (hidden cards included): equal positions
@@ -644,7 +576,9 @@ class Game:
         Returns:
             dict with ``players``, ``board``, ``hand``, ``log`` DataFrames (columns in the API).
         """
-        from .tables import game_tables  # here, not at the top: pandas loads only with the first table
+        from .tables import (
+            game_tables,  # here, not at the top: pandas loads only with the first table
+        )
 
         if player is None:
             player = self.to_act if self.to_act is not None else 0
@@ -652,7 +586,9 @@ class Game:
 
     def _repr_html_(self) -> str:
         """The board as the player to act sees it (see :func:`tokens_edu.tables.game_html`)."""
-        from .tables import game_html  # the tables module loads pandas: only when a notebook shows a game
+        from .tables import (
+            game_html,  # the tables module loads pandas: only when a notebook shows a game
+        )
 
         return game_html(self)
 
@@ -668,23 +604,6 @@ def _odd(action: Action) -> bool:
     """An Action built by hand whose fields are not all text (it cannot be hashed or matched)."""
     return any(v is not None and not isinstance(v, str)
                for v in (action.kind, action.card, action.target, action.via, action.choice))
-
-
-def _seen_on_top(s, player: int) -> int:
-    """How many cards on top of ``player``'s deck their own decision in progress shows them
-    (a look, R22: pick one, top or bottom, the order of two); 0 when there is none."""
-    d = s.decision
-    if d is None or d.player != player or d.labels not in ("pick", "top-bottom", "order"):
-        return 0
-    shown = set(d.data)
-    for option in d.options:
-        if isinstance(option, tuple):
-            shown.update(option)
-    deck = s.deck[player]
-    k = 0
-    while k < len(deck) and deck[-1 - k] in shown:
-        k += 1
-    return k
 
 
 def _is_names(d) -> bool:

@@ -1,14 +1,14 @@
 """The lab: ask the game a question and answer it with data.
 
-- :mod:`.simulate`: many games between decks (:func:`simulate`, :func:`balance_matrix`,
+- :mod:`.simulation`: many games between decks (:func:`simulate`, :func:`balance_matrix`,
   :func:`matchups`, :func:`first_player_advantage`), on every core or any executor.
-- :mod:`.stats`: win rates with confidence intervals; :mod:`.tournament`: bots against bots;
+- :mod:`.stats`: win rates with confidence intervals; :mod:`.tournaments`: bots against bots;
   :mod:`.training`: :func:`train` a LearningBot.
 - :mod:`.plots` (matplotlib) and :mod:`.env` (a PettingZoo environment, extra ``rl``) load only
   when imported, so ``import tokens_edu`` does not load matplotlib or PettingZoo.
 """
 
-from .simulate import (
+from .simulation import (
            balance_matrix,
            first_player_advantage,
            matchups,
@@ -16,7 +16,7 @@ from .simulate import (
            simulate,
 )
 from .stats import first_player_stats, summary, wilson_interval
-from .tournament import head_to_head, tournament
+from .tournaments import head_to_head, tournament
 from .training import train
 
 __all__ = ["simulate", "play_game", "balance_matrix", "matchups", "first_player_advantage",

@@ -97,7 +97,7 @@ from ..content.decks import starter_decks
 from ..errors import DeckError, IllegalAction
 from ..game.actions import Action
 from ..game.game import Game
-from .simulate import resolve_deck
+from .simulation import resolve_deck
 
 __all__ = ["env", "raw_env", "action_to_index", "index_to_action", "action_kind", "observation_vector",
            "ACTION_SIZE", "OBS_SIZE", "BLOCKS", "OBS_FIELDS", "CARDS", "BOARD_SLOTS", "TARGETS",

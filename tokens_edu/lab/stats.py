@@ -1,7 +1,7 @@
 """Reading a simulation's table: win rates with their confidence intervals, and short summaries.
 
 :func:`wilson_interval` says where a true win rate likely is; :func:`first_player_stats` answers
-"does going first help?" from a :func:`~tokens_edu.lab.simulate.simulate` table; :func:`summary`
+"does going first help?" from a :func:`~tokens_edu.lab.simulation.simulate` table; :func:`summary`
 is the short table ``tokens-edu simulate`` prints. Nothing here plays a game.
 """
 
@@ -38,7 +38,7 @@ def wilson_interval(wins: float, games: int, confidence: float = 0.95) -> tuple[
 
 
 def first_player_stats(games, confidence: float = 0.95):
-    """The first player's win rate in a :func:`~tokens_edu.lab.simulate.simulate` table, with a
+    """The first player's win rate in a :func:`~tokens_edu.lab.simulation.simulate` table, with a
     confidence interval and a verdict in a student's words. A draw counts as half a win; who went
     first was decided in each game by the die roll (R2).
 
@@ -47,7 +47,7 @@ def first_player_stats(games, confidence: float = 0.95):
             when it has them). confidence: between 0 and 1, like 0.95.
 
     Returns:
-        pandas.Series as :func:`~tokens_edu.lab.simulate.first_player_advantage` returns it.
+        pandas.Series as :func:`~tokens_edu.lab.simulation.first_player_advantage` returns it.
 
     Raises:
         ValueError: not a simulate table, or a confidence outside (0, 1).

@@ -1,6 +1,6 @@
 """Training a :class:`~tokens_edu.players.learning.LearningBot`: many games, learning after each.
 
-:func:`train` is an experiment like :func:`~tokens_edu.lab.simulate.simulate`: it plays games on
+:func:`train` is an experiment like :func:`~tokens_edu.lab.simulation.simulate`: it plays games on
 the engine's fast path, with each game's seed made from the training's seed and the game's
 number, so the same seed and the same starting weights give the same training.
 """
@@ -14,7 +14,7 @@ from ..game.game import Game
 from ..players.features import features
 from ..players.learning import TRAIN_COLUMNS, LearningBot, _fraction, game_score
 from ..players.registry import recipe as bot_recipe
-from .simulate import _check_int, game_seed
+from .simulation import _check_int, game_seed
 
 __all__ = ["train", "TRAIN_COLUMNS"]
 

@@ -15,7 +15,7 @@ import pytest
 from tokens_edu import DeckError, balance_matrix, first_player_advantage, simulate, starter_decks
 from tokens_edu.players import GreedyBot, RandomBot
 from tokens_edu.cli import main as cli_main
-from tokens_edu.lab.simulate import (
+from tokens_edu.lab.simulation import (
     BOTS, COLUMNS, game_seed, make_bot, play_game, register_bot, resolve_deck, wilson_interval,
 )
 
@@ -313,7 +313,7 @@ def test_a_bot_the_other_processes_cannot_find_gets_plain_advice(monkeypatch):
     import multiprocessing
     import sys
 
-    from tokens_edu.lab import simulate as simulation
+    from tokens_edu.lab import simulation
 
     ghost = type("GhostBot", (GreedyBot,), {"__module__": "__main__"})
     monkeypatch.setattr(sys.modules["__main__"], "GhostBot", ghost, raising=False)

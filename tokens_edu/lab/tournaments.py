@@ -24,7 +24,7 @@ from collections.abc import Mapping
 
 from ..content.decks import resolve_deck, starter_decks
 from ..players.registry import recipe
-from .simulate import (
+from .simulation import (
     DEFAULT_TURN_LIMIT,
     _Batch,
     _check_common,

@@ -44,6 +44,11 @@ async def _collect(agen, limit: float = 30):
     return out
 
 
+#: A page's first piece as served: its first script tells the server a browser has the page.
+HEAD = ('<head><script>try{fetch("/voila/api/kernel-status/k1?hello=1",'
+        "{cache:'no-store',credentials:'same-origin'})}catch(e){}</script>")
+
+
 @pytest.fixture
 def quick():
     return st.ServeState({"page_timeout": 1.5})
@@ -57,7 +62,7 @@ def test_a_page_that_stalls_ends_with_a_plain_message(quick):
 
     t = time.monotonic()
     out = asyncio.run(_collect(pages.guarded(stalls(), _Renderer(warm=False), "k1", quick)))
-    assert [html for html, _ in out] == ["<head>", pages.page_failed_html()]
+    assert [html for html, _ in out] == [HEAD, pages.page_failed_html()]
     assert time.monotonic() - t < 6
     assert "Reload the page" in pages.page_failed_html() and "tokens-reload" in pages.page_failed_html()
 
@@ -68,7 +73,7 @@ def test_a_page_whose_rendering_raises_ends_with_the_message(quick):
         raise RuntimeError("kernel died")
 
     out = asyncio.run(_collect(pages.guarded(breaks(), _Renderer(warm=False), "k1", quick)))
-    assert [html for html, _ in out] == ["<head>", pages.page_failed_html()]
+    assert [html for html, _ in out] == [HEAD, pages.page_failed_html()]
 
 
 def test_a_warm_kernel_waits_for_its_page_without_a_limit_then_the_limit_starts(quick):
@@ -90,7 +95,7 @@ def test_a_warm_kernel_waits_for_its_page_without_a_limit_then_the_limit_starts(
         return first, second
 
     first, second = asyncio.run(scenario())
-    assert first[0] == "<head>" and second[0] == pages.page_failed_html()
+    assert first[0] == HEAD and second[0] == pages.page_failed_html()
 
 
 def test_pages_ask_no_other_computer_for_anything(quick):
@@ -207,8 +212,9 @@ def test_warm_kernels_follow_demand():
     sizes = {name: demand.target(name, now) for name in PAGES}
     assert sizes == {"00-start-here.ipynb": 10, "01-a.ipynb": 1, "02-b.ipynb": 1, "03-c.ipynb": 1,
                      "teacher-guide.ipynb": 0, "scenarios/x.ipynb": 0}
-    demand.today = "02-b.ipynb"  # the teacher names today's lesson
+    demand.today = "02-b.ipynb"  # the teacher names today's lesson: the others keep none
     assert demand.target("02-b.ipynb", now) == 30 and demand.rank("02-b.ipynb", now) == 0
+    assert demand.target("01-a.ipynb", now) == 0
     for k in range(25):  # a class arrives at the start page within two minutes
         demand.note("00-start-here.ipynb", now + k)
     assert demand.target("00-start-here.ipynb", now + 30) == 25
@@ -217,7 +223,9 @@ def test_warm_kernels_follow_demand():
         demand.note("03-c.ipynb", now + k)
     assert demand.target("03-c.ipynb", now + 10) == 8 and demand.rank("03-c.ipynb", now + 10) == 1
     assert demand.target("03-c.ipynb", now + 300) == 2  # still in use, nobody arriving
-    assert demand.target("03-c.ipynb", now + 1000) == 1 and demand.rank("03-c.ipynb", now + 1000) == 2
+    assert demand.target("03-c.ipynb", now + 1000) == 0 and demand.rank("03-c.ipynb", now + 1000) == 2
+    demand.today = None
+    assert demand.target("03-c.ipynb", now + 1000) == 1
     fixed = st.Demand({**st.DEFAULTS, "pages": PAGES, "demand": False, "pools": {"01-a.ipynb": 6}})
     assert fixed.target("01-a.ipynb") == 6 and fixed.target("02-b.ipynb") == 0
 
@@ -277,13 +285,14 @@ def test_warm_kernels_start_one_at_a_time_todays_lesson_and_the_start_page_first
         for name in sorted(PAGES):  # Voila fills every notebook at start, in name order
             km.fill_if_needed(0, name)
         assert {n: len(p) for n, p in km._pools.items()} == {
-            "00-start-here.ipynb": 2, "01-a.ipynb": 1, "02-b.ipynb": 1, "03-c.ipynb": 3,
+            "00-start-here.ipynb": 2, "01-a.ipynb": 0, "02-b.ipynb": 0, "03-c.ipynb": 3,
             "scenarios/x.ipynb": 0, "teacher-guide.ipynb": 0}
+        state.demand.note("01-a.ipynb")  # a student opens lesson 1: it gets warm kernels too,
+        km.fill_if_needed(0, "01-a.ipynb")  # after today's lesson and the start page
         assert km.get_pool_size("03-c.ipynb") == 0  # none started yet: a page starts its own
         await asyncio.sleep(0.6)
-        assert km.started[:5] == ["00-start-here.ipynb"] * 2 + ["03-c.ipynb"] * 3
-        assert sorted(km.started[5:]) == ["01-a.ipynb", "02-b.ipynb"]
-        assert km.warm_counts() == (7, 7)
+        assert km.started == ["00-start-here.ipynb"] * 2 + ["03-c.ipynb"] * 3 + ["01-a.ipynb"] * 3
+        assert km.warm_counts() == (8, 8)
         # a page takes a ready kernel first, and counts as a student
         _, _, kernel_id = await km.get_rendered_notebook("03-c.ipynb")
         assert kernel_id in state.pages and kernel_id.startswith("03-c")
@@ -301,17 +310,20 @@ def test_warm_kernels_nobody_needs_are_given_back_and_others_give_way_to_student
         for name in sorted(PAGES):
             km.fill_if_needed(0, name)
         await asyncio.sleep(0.05)
-        assert state.warm() == 7  # 1 start page + 4 today + 1 + 1
+        assert state.warm() == 5  # 1 start page + 4 today (the other lessons: none)
         state.demand.today = None  # the teacher clears today's lesson: 3 of lesson 1 not needed
         assert km.trim() == 1  # ready ones beyond their size by more than 2 only
         assert len(km._pools["01-a.ipynb"]) == 3 and state.counters == {"not needed": 1}
         await asyncio.sleep(0.02)
         assert len(km.stopped) == 1
+        km.fill_all()  # lessons 2 and 3 get their one warm kernel back
+        await asyncio.sleep(0.05)
+        assert state.warm() == 6
         # the computer is at its kernel limit (8): a page that needs a kernel of its own makes
         # another page's warm kernel give way, the least wanted first
         state.pages["student-1"] = st.Page("02-b.ipynb", "10.0.0.1")
-        assert state.students() + state.warm() == 7
         state.pages["student-2"] = st.Page("02-b.ipynb", "10.0.0.2")
+        assert state.students() + state.warm() == 8
         assert capacity.is_full(state, "teacher-guide.ipynb") is None
         await asyncio.sleep(0.02)
         assert len(km.stopped) == 2 and state.counters["gave way"] == 1
@@ -342,10 +354,11 @@ def test_at_the_cap_a_client_holding_unopened_pages_gives_one_back():
             page.served, page.opened = loop.time() - 10, True
             state.pages[f"student-{k}"] = page
         assert capacity.is_full(state, "01-a.ipynb") == "cap"
-        for k in range(3):  # a client with 3 pages being opened right now: not taken back
+        for k in range(4):  # a school behind one address: 4 browsers reading their pages
             state.pages[f"student-{k}"].client = "10.0.0.9"
             state.pages[f"student-{k}"].opened = False
-        assert capacity.is_full(state, "01-a.ipynb") == "cap"
+            state.pages[f"student-{k}"].hello = loop.time() - 9
+        assert capacity.is_full(state, "01-a.ipynb") == "cap"  # slow, not taken back
 
     asyncio.run(scenario())
 
@@ -353,7 +366,8 @@ def test_at_the_cap_a_client_holding_unopened_pages_gives_one_back():
 def test_pages_that_never_open_or_went_away_give_their_kernel_back():
     async def scenario():
         state, queue, km = _manager({"unopened_timeout": 20, "gone_timeout": 120, "status_every": 0})
-        km._kernel_connections = {"never": 0, "loading": 0, "left": 0, "here": 1, "crashed": 1}
+        km._kernel_connections = {"never": 0, "loading": 0, "left": 0, "here": 1, "crashed": 1,
+                                  "slow": 0}
         km.kernel_pid = lambda kid: None
         km.get_kernel = lambda kid: type("K", (), {"is_alive": lambda self: kid != "crashed"})()
         loop = asyncio.get_running_loop()
@@ -364,16 +378,20 @@ def test_pages_that_never_open_or_went_away_give_their_kernel_back():
             page = st.Page("01-a.ipynb", "10.0.0.1")
             page.served, page.opened = served, opened
             state.pages[name] = page
+        slow = st.Page("01-a.ipynb", "10.0.0.2")  # a browser that read the page but is slow to
+        slow.served, slow.hello = now - 30, now - 28  # reach its kernel (a busy laptop)
+        state.pages["slow"] = slow
         watch = Watch(state)
         await watch.pages(now)
-        assert sorted(state.pages) == ["here", "left", "loading"]
+        assert sorted(state.pages) == ["here", "left", "loading", "slow"]
+        assert slow.gone_since == now - 28
         assert sorted(km.stopped) == ["crashed", "never"]
         assert state.pages["left"].gone_since == now
         await watch.pages(now + 119)
         assert "left" in state.pages
         await watch.pages(now + 121)
-        assert sorted(state.pages) == ["here", "loading"] and km.stopped[-1] == "left"
-        assert state.counters == {"unopened": 1, "went away": 1, "stopped by itself": 1}
+        assert sorted(state.pages) == ["here", "loading"] and km.stopped[-2:] == ["slow", "left"]
+        assert state.counters == {"unopened": 1, "went away": 2, "stopped by itself": 1}
 
     asyncio.run(scenario())
 

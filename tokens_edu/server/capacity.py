@@ -7,7 +7,8 @@ out of memory. Before saying so:
 
 * warm kernels of pages nobody is using give way to the student (:func:`is_full`);
 * at the cap, a client that holds more than ``client_pages`` pages whose widgets it never
-  opened (a script asking for pages, no browser) gives its oldest one back (:func:`take_back`):
+  opened (a script asking for pages runs no browser; a browser's page that has not reached its
+  kernel in ``unopened_timeout`` s counts too) gives its oldest one back (:func:`take_back`):
   six plain requests can no longer lock every student out;
 * a page asked for at the cap waits up to :data:`FULL_GRACE_S` for a kernel to be freed (the
   student's own previous page is usually closing at that moment).
@@ -69,9 +70,14 @@ def take_back(state: ServeState) -> bool:
     if km is None:
         return False
     now = asyncio.get_event_loop().time()
+    slow = float(state.settings["unopened_timeout"])
     unopened: dict[str, list[tuple[float, str]]] = {}
     for kernel_id, page in state.pages.items():
-        if not page.opened and page.served is not None and now - page.served > UNOPENED_GRACE_S:
+        if page.opened or page.served is None:
+            continue
+        # no browser, or a browser whose page has not reached its kernel for a long time
+        waited = now - page.served
+        if (waited > UNOPENED_GRACE_S and page.hello is None) or waited > slow:
             unopened.setdefault(page.client or "?", []).append((page.served, kernel_id))
     if not unopened:
         return False

@@ -28,6 +28,9 @@ class DropKnownNoise(logging.Filter):
         # A closed laptop's page stops answering its websocket's pings and is closed: its kernel
         # is given back later by the watch, which counts it in its status line.
         "WebSocket ping timeout",
+        # nbclient waited 30 s for a cell's last outputs while warm kernels were starting on a
+        # busy computer; nothing to act on (the page still opens; a reload re-runs the lesson).
+        "Timeout waiting for IOPub output",
     )
 
     def filter(self, record: logging.LogRecord) -> bool:

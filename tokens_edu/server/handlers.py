@@ -171,14 +171,20 @@ LogoutHandler = logout_handler(tornado.web.RequestHandler)
 
 
 class KernelStatusHandler(tornado.web.RequestHandler):
-    """``GET <base>voila/api/kernel-status/<kernel id>``: ``{"state": "running"}`` while that
-    kernel runs, else ``{"state": "gone"}`` (always HTTP 200, never cached). Kernel ids are
-    random and say nothing about a student."""
+    """``GET <base>voila/api/kernel-status/<kernel id>``: ``{"state": "running", "connected":
+    true}`` while that kernel runs (``connected``: a browser has reached it), else ``{"state":
+    "gone", ...}`` (always HTTP 200, never cached). Kernel ids are
+    random and say nothing about a student. With ``?hello=1`` (the page's first script, run by
+    a browser as soon as it reads the page) it also records that a browser has the page, which
+    then keeps its kernel while its scripts load, however slow the computer."""
 
     def initialize(self, state: ServeState) -> None:
         self.state = state
 
     async def get(self, kernel_id: str) -> None:
+        page = self.state.pages.get(kernel_id)
+        if page is not None and page.hello is None and self.get_query_argument("hello", ""):
+            page.hello = asyncio.get_event_loop().time()
         km = self.state.km
         running = km is not None and kernel_id in km and not self.state.stopping
         if running:  # a kernel that crashed or was killed is still in the kernel manager
@@ -187,5 +193,7 @@ class KernelStatusHandler(tornado.web.RequestHandler):
                 running = bool(await alive if asyncio.iscoroutine(alive) else alive)
             except Exception:  # noqa: BLE001 (stopped meanwhile)
                 running = False
+        connected = running and (page is None or page.opened
+                                 or getattr(km, "_kernel_connections", {}).get(kernel_id, 0) > 0)
         self.set_header("Cache-Control", "no-store")
-        self.finish({"state": "running" if running else "gone"})
+        self.finish({"state": "running" if running else "gone", "connected": bool(connected)})

@@ -434,10 +434,13 @@ def _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_s
         warm = f"{size} for {which} (fixed)"
     else:
         start = f"{min(START_WARM, class_size)} for the start page, " if START_PAGE in names else ""
-        later = (f"{class_size} for today's lesson ({today})" if today else
-                 f"name today's lesson to warm {class_size} for it: tokens-edu today 03 "
-                 f"(or serve --today 03)")
-        warm = (f"{start}1 for each lesson, more for a lesson students are opening; {later}")
+        if today:
+            warm = (f"{start}{class_size} for today's lesson ({today}), and for other lessons "
+                    f"as students open them")
+        else:
+            warm = (f"{start}1 for each lesson, more for a lesson students are opening; name "
+                    f"today's lesson to warm {class_size} for it: tokens-edu today 03 (or serve "
+                    f"--today 03)")
     mib = plan.kernel_mib
     size = (f"about {mib:.0f} MiB each, measured last time" if measured else
             f"about {mib:.0f} MiB each until this computer's kernels are measured")

@@ -51,11 +51,16 @@ _OUTPUT = re.compile(r'(<script type="application/vnd\.voila\.cell-output\+json"
 _WIDGET = "application/vnd.jupyter.widget-view+json"
 #: Seconds after the page loaded that its guard first asks whether its kernel runs, and then
 #: how often (more often would only cost requests: a class of 30 asks 1.5 times a second).
-GUARD_FIRST_MS, GUARD_EVERY_MS = 4000, 20000
+GUARD_FIRST_MS, GUARD_EVERY_MS = 4000, 10000
+#: Milliseconds after the page loaded that a page whose browser has not reached its kernel says
+#: it could not (the kernel is kept meanwhile: a busy laptop may take that long).
+GUARD_STUCK_MS = 30000
 GONE_TEXT = ("This page has lost its lesson. Your saved answers are kept: press Reload to get a "
              "working page. If you typed something that is not saved yet, copy it first.")
 AWAY_TEXT = ("The lesson server does not answer right now. When it is back, press Reload. If you "
              "typed something that is not saved yet, copy it first.")
+STUCK_TEXT = ("This page could not reach its lesson. Press Reload to try again. If you typed "
+              "something that is not saved yet, copy it first.")
 
 
 @functools.lru_cache(maxsize=1)
@@ -72,8 +77,8 @@ def render(name: str, **values) -> str:
 @functools.lru_cache(maxsize=4)
 def _guard(base_url: str) -> str:
     return render("page_guard.html", status_url=f"{base_url.rstrip('/')}/voila/api/kernel-status/",
-                  first_ms=GUARD_FIRST_MS, every_ms=GUARD_EVERY_MS, gone_text=GONE_TEXT,
-                  away_text=AWAY_TEXT)
+                  first_ms=GUARD_FIRST_MS, every_ms=GUARD_EVERY_MS, stuck_ms=GUARD_STUCK_MS,
+                  gone_text=GONE_TEXT, away_text=AWAY_TEXT, stuck_text=STUCK_TEXT)
 
 
 def class_full_html() -> str:
@@ -105,12 +110,24 @@ def _plain_widget_output(match: re.Match) -> str:
     return f"{match.group(1)}\n    {htmlsafe_json_dumps(output)}\n  {match.group(3)}"
 
 
-def rewrite(snippet: str, base_url: str = "/") -> str:
+_HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
+
+
+def _hello(base_url: str, kernel_id: str) -> str:
+    url = f"{base_url.rstrip('/')}/voila/api/kernel-status/{kernel_id}?hello=1"
+    return ("<script>try{fetch(" + str(htmlsafe_json_dumps(url))
+            + ",{cache:'no-store',credentials:'same-origin'})}catch(e){}</script>")
+
+
+def rewrite(snippet: str, base_url: str = "/", kernel_id: str | None = None) -> str:
     """A piece of page HTML as served: nothing loaded from another computer, widget outputs
-    without their ``text/plain`` form, and the page guard in the ``<head>``."""
+    without their ``text/plain`` form, and in the ``<head>``: first a one-line script that tells
+    the server a browser has the page (``?hello=1``, see :mod:`.handlers`), last the page guard."""
     snippet = local_only(snippet)
     if _WIDGET in snippet:
         snippet = _OUTPUT.sub(_plain_widget_output, snippet)
+    if kernel_id and "<head" in snippet:
+        snippet = _HEAD.sub(lambda m: m.group(0) + _hello(base_url, kernel_id), snippet, count=1)
     if "</head>" in snippet:
         snippet = snippet.replace("</head>", _guard(base_url) + "</head>", 1)
     return snippet
@@ -157,7 +174,7 @@ async def guarded(agen, renderer, kernel_id, state: ServeState):
             yield page_failed_html(), None
             return
         if isinstance(item, tuple) and item and isinstance(item[0], str):
-            item = (rewrite(item[0], base_url),) + tuple(item[1:])
+            item = (rewrite(item[0], base_url, kernel_id),) + tuple(item[1:])
         yield item
 
 

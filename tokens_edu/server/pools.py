@@ -307,17 +307,18 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
 
             def trim(self, at_most: int = 10) -> int:
                 """Give back warm kernels that pages no longer need: entries still waiting
-                beyond their page's size, and ready ones more than 2 beyond it. Returns how
-                many were given back."""
+                beyond their page's size, and ready ones more than 2 beyond it (any, when the
+                page needs none). Returns how many were given back."""
                 given = 0
                 for name, pool in list(self._pools.items()):
-                    extra = len(pool) - state.demand.target(name)
+                    target = state.demand.target(name)
+                    extra = len(pool) - target
                     while extra > 0 and given < at_most:
                         waiting = [i for i, t in enumerate(pool) if not t.done() and t not in queue.started]
                         ready = [i for i, t in enumerate(pool) if is_ready(t)]
                         if waiting:
                             index = waiting[-1]
-                        elif ready and extra > 2:
+                        elif ready and (extra > 2 or target == 0):
                             index = ready[-1]
                         else:
                             break

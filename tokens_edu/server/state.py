@@ -60,15 +60,19 @@ class Page:
         notebook: the notebook's name (relative to the lessons folder).
         client: the address the page was asked from.
         served: event loop time its HTML was all sent, or None while it is being sent.
+        hello: event loop time a browser ran the page's first script (see :mod:`.pages`: a
+            script asking for pages never runs one), or None.
         opened: True once a browser connected to its kernel.
-        gone_since: loop time its browser's last connection closed, or None.
+        gone_since: loop time its browser's last connection closed (or, for a page whose
+            browser said hello, since it has had none), or None.
     """
 
-    __slots__ = ("notebook", "client", "served", "opened", "gone_since")
+    __slots__ = ("notebook", "client", "served", "hello", "opened", "gone_since")
 
     def __init__(self, notebook: str | None, client: str | None):
         self.notebook, self.client = notebook, client
         self.served: float | None = None
+        self.hello: float | None = None
         self.opened = False
         self.gone_since: float | None = None
 
@@ -81,8 +85,9 @@ class Demand:
       as many as arrived in the last :data:`ARRIVING_S` seconds (up to the class size).
     * A lesson students are opening (a page asked for in the last :data:`IN_USE_S` seconds):
       2 more than asked for in the last :data:`ARRIVING_S` seconds, up to the class size.
-    * Any other lesson: ``lesson_warm`` (1, or 0 when the memory is short: see
-      :mod:`.pools`); other pages (the teacher's guide) and hidden ones: none until opened.
+    * Any other lesson: ``lesson_warm`` (1) while no lesson is today's, none once the teacher
+      has named today's lesson (or when the memory is short: see :mod:`.pools`); other pages
+      (the teacher's guide) and hidden ones: none until opened.
 
     With fixed sizes (``--pool-size`` or ``--preheat-only``) the sizes given are kept instead.
     """
@@ -126,7 +131,7 @@ class Demand:
             return min(size, max(int(self.settings["start_warm"]), arriving))
         if self.recent(notebook, self.IN_USE_S, now):
             return min(size, arriving + 2)
-        return int(self.settings["lesson_warm"]) if kind == "lesson" else 0
+        return int(self.settings["lesson_warm"]) if kind == "lesson" and not self.today else 0
 
     def rank(self, notebook: str, now: float | None = None) -> int:
         """Which warm kernels start first (lower first) and give way last: today's lesson and the

@@ -51,7 +51,8 @@ async def check_unopened(state: ServeState, kernel_id: str) -> bool:
     """Give back ``kernel_id`` when its page's browser never connected within
     ``unopened_timeout`` s of the page being sent. Returns True when it was stopped."""
     km, page = state.km, state.pages.get(kernel_id)
-    if km is None or page is None or page.opened or page.served is None or state.stopping:
+    if (km is None or page is None or page.opened or page.hello is not None
+            or page.served is None or state.stopping):
         return False
     if _connections(km, kernel_id) > 0:
         page.opened = True
@@ -79,6 +80,7 @@ class Watch:
         self.last_status: tuple | None = None
         self.said_size = False
         self.said_ready = False
+        self.said_today: str | None = None
 
     async def round(self) -> None:
         """Check every page kernel, the pools, the memory figure, today's lesson; then a status
@@ -115,11 +117,11 @@ class Watch:
             if _connections(km, kernel_id) > 0:
                 page.opened, page.gone_since = True, None
                 continue
-            if not page.opened:
+            if not page.opened and page.hello is None:
                 await check_unopened(state, kernel_id)
                 continue
-            if page.gone_since is None:
-                page.gone_since = now
+            if page.gone_since is None:  # went away, or its browser never connected
+                page.gone_since = now if page.opened else page.hello
             elif gone_after and now - page.gone_since > gone_after:
                 state.forget(kernel_id)
                 state.count("went away")
@@ -187,6 +189,24 @@ class Watch:
             log.info("A lesson kernel uses about %.0f MiB here (measured)%s%s.", state.kernel_size.mib,
                      fits, f"; at most {cap} students at once (--max-students)" if cap else "")
 
+    def class_ready(self) -> None:
+        """Say once (for each today's lesson) when the start page and today's lesson both have
+        all their warm kernels: the class can come."""
+        state, km = self.state, self.state.km
+        today = state.demand.today
+        if not today or today == self.said_today or not hasattr(km, "_pools"):
+            return
+        counts = {}
+        for name, kind in state.demand.kinds.items():
+            if name == today or kind == "start":
+                counts[name] = sum(1 for t in km._pools.get(name, []) if is_ready(t))
+                if counts[name] < state.demand.target(name):
+                    return
+        self.said_today = today
+        parts = [f"the start page ({n} warm)" for name, n in counts.items() if name != today]
+        parts.append(f"today's lesson {today} ({counts.get(today, 0)} warm)")
+        log.info("Ready for the class: %s.", " and ".join(parts))
+
     def status(self) -> None:
         """A status line for the teacher when the numbers changed (at most one every
         ``status_every`` s), and once when the warm kernels are first all ready."""
@@ -198,6 +218,7 @@ class Watch:
         if wanted and ready >= wanted and not self.said_ready:
             self.said_ready = True
             log.info("Warm kernels are ready: %d.", ready)
+        self.class_ready()
         counters = tuple(sorted(state.counters.items()))
         numbers = (len(state.pages), ready, wanted, counters)
         now = time.monotonic()

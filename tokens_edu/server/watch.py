@@ -35,6 +35,13 @@ def _connections(km, kernel_id: str) -> int:
     return int(getattr(km, "_kernel_connections", {}).get(kernel_id, 0))
 
 
+def _ran(content: dict) -> bool:
+    """Whether a warm kernel has run its whole lesson (its pre-render ended; the start page's
+    waits for its page's request, so its kernels are measured once students have them)."""
+    task = content.get("task")
+    return task is not None and task.done()
+
+
 async def _alive(km, kernel_id: str) -> bool:
     """Whether ``kernel_id``'s process still runs (a kernel that crashed or was killed stays in
     the kernel manager, with its page still connected to the server)."""
@@ -96,11 +103,10 @@ class Watch:
         if hasattr(km, "fill_all"):
             km.trim()
             km.fill_all()
-        if (not state.kernel_size.measured
-                or time.monotonic() - self.last_measure >= self.MEASURE_EVERY):
+        self.status()
+        if (not self.said_size or time.monotonic() - self.last_measure >= self.MEASURE_EVERY):
             self.last_measure = time.monotonic()
             self.measure()
-        self.status()
 
     async def pages(self, now: float) -> None:
         state, km = self.state, self.state.km
@@ -157,22 +163,17 @@ class Watch:
                          "students open.")
 
     def measure(self) -> None:
-        """Measure the memory of up to 20 kernels that are idle (students' pages, and warm
-        kernels that have finished running their lesson): the size a page's kernel has."""
+        """Measure the memory of up to 20 kernels that have run their lesson: students' pages,
+        and warm kernels whose lesson has run to its end. Said once on the console, when every
+        warm kernel is first ready."""
         state, km = self.state, self.state.km
         kernel_ids = [kid for kid, page in state.pages.items() if page.opened]
         for pool in getattr(km, "_pools", {}).values():
-            kernel_ids += [t.result()["kernel_id"] for t in pool if is_ready(t)]
-
-        def idle(kernel_id: str) -> bool:
-            try:
-                return getattr(km.get_kernel(kernel_id), "execution_state", None) == "idle"
-            except KeyError:
-                return False
-
-        pids = [pid for pid in (km.kernel_pid(kid) for kid in kernel_ids if idle(kid))][:20]
-        pids = [pid for pid in pids if pid]
-        if not state.kernel_size.measure(pids):
+            for task in pool:
+                if is_ready(task) and _ran(task.result()):
+                    kernel_ids.append(task.result()["kernel_id"])
+        pids = [pid for pid in (km.kernel_pid(kid) for kid in kernel_ids[:20]) if pid]
+        if not state.kernel_size.measure(pids) or not self.said_ready:
             return
         folder = state.settings.get("memo_folder")
         if folder:

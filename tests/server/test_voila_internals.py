@@ -147,6 +147,12 @@ def test_the_parts_voila_server_swaps_are_where_it_expects_them():
         if fn is None or _params(fn) != params:
             _problem(f"{cls.__name__}.{name} is gone or changed "
                      f"({_params(fn) if fn else 'missing'}, not {params})")
+    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
+
+    for name in ("notify_connect", "notify_disconnect"):
+        if _params(getattr(MappingKernelManager, name, None) or (lambda: 0)) != ["self", "kernel_id"]:
+            _problem(f"jupyter_server's kernel manager has no {name}(kernel_id) (a page's "
+                     "browser connecting to its kernel is noticed there)")
     for attr in ("_waiters", "_cache"):
         if not isinstance(getattr(RequestInfoSocketHandler, attr, None), dict):
             _problem(f"RequestInfoSocketHandler.{attr} is no longer a class-level table")

@@ -190,6 +190,22 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
             state.forget(kernel_id)
             return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
+        def notify_connect(self, kernel_id):
+            """A browser connected to ``kernel_id`` (jupyter_server's websocket): its page is
+            open, at once (the watch's rounds could miss a connection shorter than a round)."""
+            super().notify_connect(kernel_id)
+            page = state.pages.get(kernel_id)
+            if page is not None:
+                page.opened, page.gone_since = True, None
+
+        def notify_disconnect(self, kernel_id):
+            """A browser's connection to ``kernel_id`` closed: when it was the last, the page's
+            browser went away from now (unless it comes back)."""
+            super().notify_disconnect(kernel_id)
+            page = state.pages.get(kernel_id)
+            if page is not None and not getattr(self, "_kernel_connections", {}).get(kernel_id, 0):
+                page.gone_since = asyncio.get_event_loop().time()
+
         def kernel_pid(self, kernel_id: str) -> int | None:
             """The process id of ``kernel_id``'s kernel, or None."""
             try:

@@ -164,14 +164,14 @@ class Watch:
 
     def measure(self) -> None:
         """Measure the memory of up to 20 kernels that have run their lesson: students' pages,
-        and warm kernels whose lesson has run to its end. Said once on the console, when every
-        warm kernel is first ready."""
+        and warm kernels whose lesson has run to its end (when there are none, the warm kernels
+        as they are). Said once on the console, when every warm kernel is first ready."""
         state, km = self.state, self.state.km
         kernel_ids = [kid for kid, page in state.pages.items() if page.opened]
-        for pool in getattr(km, "_pools", {}).values():
-            for task in pool:
-                if is_ready(task) and _ran(task.result()):
-                    kernel_ids.append(task.result()["kernel_id"])
+        ready = [t.result() for pool in getattr(km, "_pools", {}).values() for t in pool if is_ready(t)]
+        kernel_ids += [c["kernel_id"] for c in ready if _ran(c)]
+        if not kernel_ids:  # every lesson here waits for its page: what the warm kernels use
+            kernel_ids = [c["kernel_id"] for c in ready]
         pids = [pid for pid in (km.kernel_pid(kid) for kid in kernel_ids[:20]) if pid]
         if not state.kernel_size.measure(pids) or not self.said_ready:
             return

@@ -531,6 +531,7 @@ def bare_run(args, lessons: Path, lesson: str, tmp: Path) -> dict:
         time.sleep(0.5)
         out["stop_lines"] = [line for line in server.lines[lines:] if line.strip()]
     out["load_after"] = load1()
+    out["log"] = list(server.lines)
     return out
 
 
@@ -554,6 +555,8 @@ def bare_main(args, lessons: Path, lesson: str) -> int:
         r["usable"] = len(times)
         r["p50"], r["p95"], r["max"] = percentiles(times) if times else (float("nan"),) * 3
         runs.append(r)
+        if failed or args.log:
+            print("  the server's console:\n    " + "\n    ".join(r["log"]), flush=True)
         print(f"Run {k + 1} (load {r['load_before']:.1f} before, {r['load_pages']:.1f} when the "
               f"pages opened, {r['load_after']:.1f} after):\n"
               f"  answering after {r['answering_s']:.1f} s; bare warm kernels ready after "
@@ -625,6 +628,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minute", type=float, default=60.0,
                     help="seconds the reloads are spread over (storm; 60)")
     ap.add_argument("--timeout", type=float, default=900, help="seconds to wait for warm kernels")
+    ap.add_argument("--log", action="store_true", help="print the server's console after each run")
     args = ap.parse_args(argv)
     lessons = args.lessons.resolve()
     lesson = args.lesson if args.lesson.endswith(".ipynb") else args.lesson + ".ipynb"

@@ -31,6 +31,10 @@ class DropKnownNoise(logging.Filter):
         # nbclient waited 30 s for a cell's last outputs while warm kernels were starting on a
         # busy computer; nothing to act on (the page still opens; a reload re-runs the lesson).
         "Timeout waiting for IOPub output",
+        # A warm kernel given back while it still runs its lesson (nobody needs it any more),
+        # or a student's kernel stopped by the server: nbclient and jupyter_client say so.
+        "Kernel died while waiting for execute reply",
+        "Could not destroy zmq context",
     )
 
     def filter(self, record: logging.LogRecord) -> bool:

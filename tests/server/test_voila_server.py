@@ -278,27 +278,59 @@ def _manager(settings: dict, step: float = 0.0):
     return state, queue, pools.kernel_manager(_FakePool, True, queue, state)()
 
 
-def test_warm_kernels_start_one_at_a_time_todays_lesson_and_the_start_page_first():
+async def _until(condition, what: str, limit: float = 60.0) -> None:
+    """Let the event loop run until ``condition()`` holds. ``limit`` only keeps a broken build
+    from hanging the suite (it is no speed goal: the fake kernels start at once)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    while not condition():
+        if loop.time() > end:
+            raise AssertionError(f"never happened: {what}")
+        await asyncio.sleep(0)
+
+
+def _warm_sizes(km) -> dict[str, int]:
+    """Warm kernels a page can take now, per page (what Voila's handler asks)."""
+    return {name: km.get_pool_size(name) for name in sorted(PAGES)}
+
+
+def test_warm_kernels_start_one_at_a_time():
+    """Voila started every warm kernel of every page at once (301 kernels on 2 cores). With a
+    step between starts, one starts and the others wait their turn."""
     async def scenario():
-        state, queue, km = _manager({"class_size": 3, "start_warm": 2}, step=0.05)
+        state, queue, km = _manager({"class_size": 3, "start_warm": 2}, step=3600)
+        for name in sorted(PAGES):
+            km.fill_if_needed(0, name)
+        assert km.started == [] and state.warm() == 5  # asked for, none started yet
+        await _until(lambda: km.started, "a first warm kernel starts")
+        for _ in range(100):  # the loop runs on: the next start is an hour away
+            await asyncio.sleep(0)
+        assert km.started == ["00-start-here.ipynb"] and queue.waiting() == 4
+        assert _warm_sizes(km)["00-start-here.ipynb"] == 1
+
+    asyncio.run(scenario())
+
+
+def test_warm_kernels_todays_lesson_and_the_start_page_first_then_lessons_opened():
+    async def scenario():
+        state, queue, km = _manager({"class_size": 3, "start_warm": 2})
         state.demand.today = "03-c.ipynb"
         for name in sorted(PAGES):  # Voila fills every notebook at start, in name order
             km.fill_if_needed(0, name)
-        assert {n: len(p) for n, p in km._pools.items()} == {
-            "00-start-here.ipynb": 2, "01-a.ipynb": 0, "02-b.ipynb": 0, "03-c.ipynb": 3,
-            "scenarios/x.ipynb": 0, "teacher-guide.ipynb": 0}
         state.demand.note("01-a.ipynb")  # a student opens lesson 1: it gets warm kernels too,
         km.fill_if_needed(0, "01-a.ipynb")  # after today's lesson and the start page
         assert km.get_pool_size("03-c.ipynb") == 0  # none started yet: a page starts its own
-        await asyncio.sleep(0.6)
+        await _until(lambda: km.warm_counts() == (8, 8), "8 warm kernels ready")
         assert km.started == ["00-start-here.ipynb"] * 2 + ["03-c.ipynb"] * 3 + ["01-a.ipynb"] * 3
-        assert km.warm_counts() == (8, 8)
-        # a page takes a ready kernel first, and counts as a student
+        assert _warm_sizes(km) == {"00-start-here.ipynb": 2, "01-a.ipynb": 3, "02-b.ipynb": 0,
+                                   "03-c.ipynb": 3, "scenarios/x.ipynb": 0,
+                                   "teacher-guide.ipynb": 0}
+        # a page takes a ready kernel, and counts as a student; its pool is filled again
         _, _, kernel_id = await km.get_rendered_notebook("03-c.ipynb")
         assert kernel_id in state.pages and kernel_id.startswith("03-c")
-        for pool in km._pools.values():
-            for t in pool:
-                t.cancel()
+        assert state.students() == 1
+        await _until(lambda: km.get_pool_size("03-c.ipynb") == 3, "lesson 3 warm again")
+        assert km.started[-1] == "03-c.ipynb" and len(km.started) == 9
 
     asyncio.run(scenario())
 
@@ -309,27 +341,28 @@ def test_warm_kernels_nobody_needs_are_given_back_and_others_give_way_to_student
         state.demand.today = "01-a.ipynb"
         for name in sorted(PAGES):
             km.fill_if_needed(0, name)
-        await asyncio.sleep(0.05)
-        assert state.warm() == 5  # 1 start page + 4 today (the other lessons: none)
+        await _until(lambda: km.warm_counts()[0] == 5, "5 warm kernels ready")
+        # 1 start page + 4 today (the other lessons: none)
+        assert _warm_sizes(km) == {"00-start-here.ipynb": 1, "01-a.ipynb": 4, "02-b.ipynb": 0,
+                                   "03-c.ipynb": 0, "scenarios/x.ipynb": 0,
+                                   "teacher-guide.ipynb": 0}
         state.demand.today = None  # the teacher clears today's lesson: 3 of lesson 1 not needed
         assert km.trim() == 1  # ready ones beyond their size by more than 2 only
-        assert len(km._pools["01-a.ipynb"]) == 3 and state.counters == {"not needed": 1}
-        await asyncio.sleep(0.02)
-        assert len(km.stopped) == 1
+        assert km.get_pool_size("01-a.ipynb") == 3 and state.counters == {"not needed": 1}
+        await _until(lambda: km.stopped, "the kernel given back is stopped")
+        assert len(km.stopped) == 1 and km.stopped[0].startswith("01-a")
         km.fill_all()  # lessons 2 and 3 get their one warm kernel back
-        await asyncio.sleep(0.05)
-        assert state.warm() == 6
+        await _until(lambda: km.warm_counts()[0] == 6, "6 warm kernels ready")
+        assert km.get_pool_size("02-b.ipynb") == 1 and km.get_pool_size("03-c.ipynb") == 1
         # the computer is at its kernel limit (8): a page that needs a kernel of its own makes
         # another page's warm kernel give way, the least wanted first
         state.pages["student-1"] = st.Page("02-b.ipynb", "10.0.0.1")
         state.pages["student-2"] = st.Page("02-b.ipynb", "10.0.0.2")
         assert state.students() + state.warm() == 8
         assert capacity.is_full(state, "teacher-guide.ipynb") is None
-        await asyncio.sleep(0.02)
-        assert len(km.stopped) == 2 and state.counters["gave way"] == 1
-        for pool in km._pools.values():
-            for t in pool:
-                t.cancel()
+        await _until(lambda: len(km.stopped) == 2, "a warm kernel gives way")
+        assert state.counters["gave way"] == 1 and state.students() + state.warm() == 7
+        assert km.get_pool_size("00-start-here.ipynb") == 1  # the start page keeps its own
 
     asyncio.run(scenario())
 
@@ -346,7 +379,7 @@ def test_at_the_cap_a_client_holding_unopened_pages_gives_one_back():
             page.served = loop.time() - 10 - k
             state.pages[f"script-{k}"] = page
         assert capacity.is_full(state, "01-a.ipynb") is None  # the oldest unopened goes
-        await asyncio.sleep(0.02)
+        await _until(lambda: km.stopped, "the oldest unopened page's kernel is stopped")
         assert km.stopped == ["script-5"] and len(state.pages) == 5
         state.pages.clear()
         for k in range(6):  # six students, each page opened: the class is really full
@@ -436,13 +469,11 @@ def test_watch_reads_todays_lesson_and_says_so_once(tmp_path, caplog):
         with caplog.at_level(logging.INFO, logger="tokens-edu"):
             watch.today()
             watch.today()  # unchanged: nothing more
-        assert state.demand.today == "02-b.ipynb" and len(km._pools["02-b.ipynb"]) == 3
+        assert state.demand.today == "02-b.ipynb"
+        await _until(lambda: km.get_pool_size("02-b.ipynb") == 3, "today's lesson warm")
         today.write_today(tmp_path, "99-nope.ipynb")
         watch.today()
         assert state.demand.today == "02-b.ipynb"
-        for pool in km._pools.values():
-            for t in pool:
-                t.cancel()
 
     logging.getLogger("tokens-edu").propagate = True
     try:

@@ -19,6 +19,10 @@ It prints each run's figures and min / median / max over the runs, with the mach
 moves with it). ``--memory-minutes M`` instead watches a bare ``tokens-edu serve`` for M minutes
 and prints its memory every 30 s (issue 20: a bare serve climbed 1.3 GiB every 30 s to 13.4 GiB).
 
+``--install`` first installs the kit into a new venv with no extras (what the README tells a
+school's server to do, and what ``make serve`` installs), prints how long that took, and runs
+everything above from that install: the figures are then the start after an install.
+
 The older measurements stay available: ``--pool N`` (a warm pool of N for the lesson only, the
 way a teacher started the server before), with ``--http`` (pages fetched over HTTP instead of a
 browser) or ``--storm`` (every student reloads a few times: peak kernels and memory).
@@ -29,6 +33,7 @@ working. Exit code 1 when one is missed.
 Usage::
 
     .venv/bin/python benchmarks/class_load.py [--runs 3] [--students 30] [--lesson 01-read-a-card]
+    .venv/bin/python benchmarks/class_load.py --install      # the same, from a new plain install
     .venv/bin/python benchmarks/class_load.py --memory-minutes 10
     .venv/bin/python benchmarks/class_load.py --pool 30 [--http | --storm] [--students 30]
 
@@ -60,6 +65,10 @@ ROOT = Path(__file__).resolve().parent.parent
 MARKER = "vnd.voila.cell-output+json"
 TARGET_P95_S = 3.0
 TARGET_PSS_MIB = 90.0
+TARGET_MEMORY_GIB = 2.0
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-dev-shm-usage"]
 
 
 def free_port() -> int:
@@ -106,16 +115,38 @@ def tree_pss_mib(server_pid: int) -> float:
     return total + sum(pss_mib(k.pid) or 0.0 for k in kids)
 
 
+def command(cli: Path | None) -> list[str]:
+    """How to run ``tokens-edu``: this checkout's (``python -m tokens_edu.cli``), or the
+    command ``cli`` of an install (``--install``)."""
+    return [sys.executable, "-m", "tokens_edu.cli"] if cli is None else [str(cli)]
+
+
+def fresh_install(folder: Path) -> tuple[Path, float]:
+    """Install the kit as a school's server would (README: a plain ``pip install`` of this
+    folder into a new venv, no extras; then the venv's kernel, as ``make serve`` does).
+
+    Returns:
+        (the venv's ``tokens-edu`` command, seconds the install took).
+    """
+    t0 = time.monotonic()
+    venv = folder / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    str(ROOT)], check=True)
+    subprocess.run([str(py), "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"],
+                   check=True, capture_output=True)
+    return venv / "bin" / "tokens-edu", time.monotonic() - t0
+
+
 class Server:
     """``tokens-edu serve`` in a child process; its output is collected line by line."""
 
     def __init__(self, args: list[str], port: int, data: Path, cli: Path | None = None):
         self.port = port
         self.lines: list[str] = []
-        program = ["-m", "tokens_edu.cli"] if cli is None else [str(cli)]
         self.proc = subprocess.Popen(
-            [sys.executable, *program, "serve", "--port", str(port), "--data-dir", str(data),
-             *args],
+            [*command(cli), "serve", "--port", str(port), "--data-dir", str(data), *args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -389,10 +420,6 @@ def storm(base: str, url: str, n: int, reloads: int, minute: float, pid: int,
             "left": left}
 
 
-TARGET_MEMORY_GIB = 2.0
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-dev-shm-usage"]
 
 #: True once the page is usable: its cells are all there and every widget output is drawn from
 #: its kernel; "gone" when the page says its kernel is gone or it failed to load.
@@ -490,7 +517,7 @@ def bare_run(args, lessons: Path, lesson: str, tmp: Path) -> dict:
     port, data = free_port(), tmp / "data"
     load_before = load1()
     t0 = time.monotonic()
-    server = Server(["--lessons", str(lessons)], port, data)
+    server = Server(["--lessons", str(lessons)], port, data, args.cli)
     out: dict = {"load_before": load_before}
     try:
         server.wait_answering(120)
@@ -501,7 +528,7 @@ def bare_run(args, lessons: Path, lesson: str, tmp: Path) -> dict:
         out["bare_gib"] = tree_pss_mib(server.proc.pid) / 1024
         out["bare_kernels"] = len(kernels_of(server.proc.pid))
         said = len(server.lines)
-        subprocess.run([sys.executable, "-m", "tokens_edu.cli", "today", lesson, "--lessons",
+        subprocess.run([*command(args.cli), "today", lesson, "--lessons",
                         str(lessons), "--data-dir", str(data)], check=True, capture_output=True,
                        timeout=120)
         told = time.monotonic()
@@ -511,6 +538,8 @@ def bare_run(args, lessons: Path, lesson: str, tmp: Path) -> dict:
         settle(server.proc.pid)
         out["before_students_gib"] = tree_pss_mib(server.proc.pid) / 1024
         out["before_students_kernels"] = len(kernels_of(server.proc.pid))
+        sizes = [pss_mib(k.pid) for k in kernels_of(server.proc.pid)]
+        out["kernel_mib"] = [v for v in sizes if v is not None]
         measured = [line for line in server.lines if "(measured)" in line]
         out["kernel_line"] = measured[-1] if measured else ""
         url = f"http://127.0.0.1:{port}/voila/render/{urllib.parse.quote(lesson)}"
@@ -546,6 +575,9 @@ def bare_main(args, lessons: Path, lesson: str) -> int:
     print(f"Bare 'tokens-edu serve' ({lessons}); today's lesson {lesson}; {args.students} students "
           f"in Chromium pages; {args.runs} run(s). {psutil.cpu_count()} cores, "
           f"{psutil.virtual_memory().available / 2**30:.1f} GiB available.", flush=True)
+    if args.install_s is not None:
+        print(f"Installed into a new venv (pip install of this folder, no extras) in "
+              f"{args.install_s:.0f} s; the runs use its {args.cli}.", flush=True)
     runs = []
     for k in range(args.runs):
         with tempfile.TemporaryDirectory(prefix="tokens-class-load-") as tmp:
@@ -564,7 +596,8 @@ def bare_main(args, lessons: Path, lesson: str) -> int:
               f"  start page and {lesson} warm after {r['class_ready_s']:.1f} s "
               f"({r['class_ready_after_today_s']:.1f} s after 'tokens-edu today'): "
               f"{r['before_students_kernels']} kernels, {r['before_students_gib']:.2f} GiB before any student\n"
-              f"  {r['kernel_line'].replace('[tokens-edu] ', '')}\n"
+              f"  server's figure: {r['kernel_line'].replace('[tokens-edu] ', '')}\n"
+              f"  PSS per warm kernel here (min / median / max): {mmm(r['kernel_mib'])} MiB\n"
               f"  {r['usable']} of {args.students} pages usable, every widget drawn: p50 "
               f"{r['p50']:.2f} s, p95 {r['p95']:.2f} s, max {r['max']:.2f} s"
               + (f"; failed: {failed}" if failed else "") + "\n"
@@ -574,6 +607,8 @@ def bare_main(args, lessons: Path, lesson: str) -> int:
           f"  memory, bare server warm:              {mmm(r['bare_gib'] for r in runs)} GiB\n"
           f"  memory before any student (today set): {mmm(r['before_students_gib'] for r in runs)} GiB"
           f" (target < {TARGET_MEMORY_GIB:.0f})\n"
+          f"  PSS per warm kernel (median of a run): {mmm(statistics.median(r['kernel_mib']) for r in runs)} MiB\n"
+          f"  answering after the start:             {mmm(r['answering_s'] for r in runs)} s\n"
           f"  start page + today's lesson warm after: {mmm(r['class_ready_s'] for r in runs)} s\n"
           f"  {args.students} students, page p50:           {mmm(r['p50'] for r in runs)} s\n"
           f"  {args.students} students, page p95:           {mmm(r['p95'] for r in runs)} s"
@@ -593,7 +628,7 @@ def memory_main(args, lessons: Path) -> int:
         port = free_port()
         print(f"Bare 'tokens-edu serve' ({lessons}) for {args.memory_minutes} minutes; load "
               f"{load1():.1f}.", flush=True)
-        server = Server(["--lessons", str(lessons)], port, Path(tmp) / "data")
+        server = Server(["--lessons", str(lessons)], port, Path(tmp) / "data", args.cli)
         t0 = time.monotonic()
         peak = 0.0
         try:
@@ -609,37 +644,6 @@ def memory_main(args, lessons: Path) -> int:
             server.stop()
     print(f"Peak: {peak:.2f} GiB (target < {TARGET_MEMORY_GIB:.0f} GiB).")
     return 0 if peak < TARGET_MEMORY_GIB else 1
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark; print the figures; 0 when the targets are met."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--runs", type=int, default=3, help="runs of the default measurement (3)")
-    ap.add_argument("--students", type=int, default=30, help="students (30)")
-    ap.add_argument("--lessons", type=Path, default=ROOT / "lessons", help="lessons folder")
-    ap.add_argument("--lesson", default="01-read-a-card", help="today's lesson (01-read-a-card)")
-    ap.add_argument("--memory-minutes", type=float, default=None,
-                    help="watch a bare serve's memory this many minutes instead")
-    ap.add_argument("--pool", type=int, default=None,
-                    help="the older measurement: a warm pool of N for the lesson only")
-    ap.add_argument("--http", action="store_true", help="(with --pool) pages over HTTP, no browser")
-    ap.add_argument("--storm", action="store_true", help="(with --pool) the reload storm")
-    ap.add_argument("--reloads", type=int, default=3, help="reloads per student (storm; 3)")
-    ap.add_argument("--minute", type=float, default=60.0,
-                    help="seconds the reloads are spread over (storm; 60)")
-    ap.add_argument("--timeout", type=float, default=900, help="seconds to wait for warm kernels")
-    ap.add_argument("--log", action="store_true", help="print the server's console after each run")
-    args = ap.parse_args(argv)
-    lessons = args.lessons.resolve()
-    lesson = args.lesson if args.lesson.endswith(".ipynb") else args.lesson + ".ipynb"
-    if not (lessons / lesson).is_file():
-        print(f"No lesson {lesson!r} in {lessons}.")
-        return 2
-    if args.memory_minutes:
-        return memory_main(args, lessons)
-    if args.pool is not None or args.http or args.storm:
-        return pool_main(args, lessons, lesson)
-    return bare_main(args, lessons, lesson)
 
 
 def pool_main(args, lessons: Path, lesson: str) -> int:
@@ -660,7 +664,7 @@ def pool_main(args, lessons: Path, lesson: str) -> int:
         load = open("/proc/loadavg").read().split()[:3]
         print(f"Machine load before: {' '.join(load)} (1, 5, 15 min); "
               f"{psutil.virtual_memory().available / 2**30:.1f} GiB available", flush=True)
-        server = Server(serve_args, port, Path(tmp) / "data")
+        server = Server(serve_args, port, Path(tmp) / "data", args.cli)
         try:
             server.wait_answering(120)
             for line in server.lines[:6]:
@@ -718,6 +722,51 @@ def pool_main(args, lessons: Path, lesson: str) -> int:
     print("Targets met." if ok else "Targets NOT met.")
     return 0 if ok else 1
 
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; print the figures; 0 when the targets are met."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=3, help="runs of the default measurement (3)")
+    ap.add_argument("--students", type=int, default=30, help="students (30)")
+    ap.add_argument("--lessons", type=Path, default=ROOT / "lessons", help="lessons folder")
+    ap.add_argument("--lesson", default="01-read-a-card", help="today's lesson (01-read-a-card)")
+    ap.add_argument("--memory-minutes", type=float, default=None,
+                    help="watch a bare serve's memory this many minutes instead")
+    ap.add_argument("--pool", type=int, default=None,
+                    help="the older measurement: a warm pool of N for the lesson only")
+    ap.add_argument("--http", action="store_true", help="(with --pool) pages over HTTP, no browser")
+    ap.add_argument("--storm", action="store_true", help="(with --pool) the reload storm")
+    ap.add_argument("--reloads", type=int, default=3, help="reloads per student (storm; 3)")
+    ap.add_argument("--minute", type=float, default=60.0,
+                    help="seconds the reloads are spread over (storm; 60)")
+    ap.add_argument("--timeout", type=float, default=900, help="seconds to wait for warm kernels")
+    ap.add_argument("--log", action="store_true", help="print the server's console after each run")
+    ap.add_argument("--install", action="store_true",
+                    help="first install the kit into a new venv (no extras) and serve from it: "
+                         "the start figures are then the start after an install")
+    ap.add_argument("--cli", type=Path, default=None,
+                    help="the tokens-edu command of an install to measure (default: this checkout)")
+    args = ap.parse_args(argv)
+    args.install_s = None
+    lessons = args.lessons.resolve()
+    lesson = args.lesson if args.lesson.endswith(".ipynb") else args.lesson + ".ipynb"
+    if not (lessons / lesson).is_file():
+        print(f"No lesson {lesson!r} in {lessons}.")
+        return 2
+    if args.install:
+        with tempfile.TemporaryDirectory(prefix="tokens-class-install-") as tmp:
+            args.cli, args.install_s = fresh_install(Path(tmp))
+            return run(args, lessons, lesson)
+    return run(args, lessons, lesson)
+
+
+def run(args, lessons: Path, lesson: str) -> int:
+    """The measurement the options ask for."""
+    if args.memory_minutes:
+        return memory_main(args, lessons)
+    if args.pool is not None or args.http or args.storm:
+        return pool_main(args, lessons, lesson)
+    return bare_main(args, lessons, lesson)
 
 
 if __name__ == "__main__":

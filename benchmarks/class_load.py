@@ -139,6 +139,13 @@ def fresh_install(folder: Path) -> tuple[Path, float]:
     return venv / "bin" / "tokens-edu", time.monotonic() - t0
 
 
+def _ctrl_c_reaches() -> None:
+    """In the server's process: Ctrl-C (SIGINT) stops it, as in a teacher's terminal. A
+    benchmark started in the background (``... &`` from a script) has SIGINT ignored, and a
+    child inherits that: the Ctrl-C this benchmark sends would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Server:
     """``tokens-edu serve`` in a child process; its output is collected line by line."""
 
@@ -147,7 +154,8 @@ class Server:
         self.lines: list[str] = []
         self.proc = subprocess.Popen(
             [*command(cli), "serve", "--port", str(port), "--data-dir", str(data), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            preexec_fn=_ctrl_c_reaches)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:

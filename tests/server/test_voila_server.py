@@ -367,6 +367,33 @@ def test_warm_kernels_nobody_needs_are_given_back_and_others_give_way_to_student
     asyncio.run(scenario())
 
 
+def test_a_warm_kernel_keeps_a_game_from_its_first_move_not_before(monkeypatch, tmp_path):
+    """Keeping a game must not read the page's query in a warm kernel before its page is asked
+    for (every later cell would then run while the student waits): it starts at the first move."""
+    from tokens_edu import Game
+    from tokens_edu.store import identity as jmod  # where the page's query is read
+    from tokens_edu.store.journal import Journal
+    from tokens_edu.widgets import GameView
+
+    for var in ("JUPYTERHUB_USER", "TOKENS_EDU_DB_URL"):
+        monkeypatch.delenv(var, raising=False)
+    url = f"sqlite:///{tmp_path / 'j.sqlite'}"
+    asked = []
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(jmod, "_query_cache", None)
+    monkeypatch.setattr(jmod, "_wait_for_voila_request",
+                        lambda: (asked.append(1), os.environ.__setitem__("QUERY_STRING", "student=ana")))
+    view = GameView(Game.from_scenario(str(ROOT / "lessons" / "scenarios" / "03-audit.yaml")),
+                    seats=("human", "greedy"), journal=Journal(url, lesson="l3"))
+    assert asked == [] and not jmod.query_known()  # built without waiting for a page
+    move = view.match.game.legal_actions()[0]
+    view.match.play(move)
+    assert asked == [1]  # the first move: now the student's name is read, and the game kept
+    from tokens_edu.store.games import GameStore
+
+    assert len(GameStore(url).games(student="ana")) == 1
+
+
 def test_at_the_cap_a_client_holding_unopened_pages_gives_one_back():
     """Six plain requests (no browser) filled --max-students 6 and every student was told the
     class is full for 90 s. Now, at the cap, a client holding more than 3 pages it never opened

@@ -132,8 +132,10 @@ def fresh_install(folder: Path) -> tuple[Path, float]:
     venv = folder / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
-    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                    str(ROOT)], check=True)
+    pip = subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                          str(ROOT)], capture_output=True, text=True)
+    if pip.returncode:  # pip's own lines only when it failed (this machine's mirror warns a lot)
+        raise SystemExit("The install failed:\n" + pip.stdout + pip.stderr)
     subprocess.run([str(py), "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"],
                    check=True, capture_output=True)
     return venv / "bin" / "tokens-edu", time.monotonic() - t0

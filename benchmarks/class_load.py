@@ -432,9 +432,11 @@ def storm(base: str, url: str, n: int, reloads: int, minute: float, pid: int,
 
 
 #: True once the page is usable: its cells are all there and every widget output is drawn from
-#: its kernel; "gone" when the page says its kernel is gone or it failed to load.
+#: its kernel; "told: ..." (the page's words) when the page tells the student to reload: its
+#: kernel is gone, it has not reached its kernel after 30 s, or it failed to load.
 USABLE = """() => {
-  if (document.querySelector('.tokens-page-gone, .tokens-page-failed')) { return 'gone'; }
+  const told = document.querySelector('.tokens-page-gone, .tokens-page-failed, .tokens-lost-contact');
+  if (told) { return 'told: ' + (told.textContent || '').trim().slice(0, 60); }
   if (document.readyState !== 'complete') { return false; }
   const panels = [...document.querySelectorAll('.jp-OutputArea-output.lm-Panel')];
   return panels.length > 0 && panels.every(p => p.querySelector('.jupyter-widgets'));

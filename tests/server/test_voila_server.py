@@ -593,3 +593,27 @@ def test_the_voila_process_imports_no_game_code():
 def test_no_server_module_is_over_600_lines():
     for path in Path(vs.__file__).parent.glob("*.py"):
         assert len(path.read_text().splitlines()) <= 600, path
+
+
+def test_a_warm_kernel_stopped_mid_lesson_prints_no_traceback():
+    """A warm kernel given back while it pre-rendered its lesson made Voila log 'Error at server
+    while executing cell' with a DeadKernelError traceback (about 20 lines each) on the
+    teacher's console. That record is dropped; any other error while running a cell stays."""
+    import logging
+
+    from nbclient.exceptions import DeadKernelError
+
+    from tokens_edu.server.console import DropKnownNoise
+
+    def record(exc: BaseException) -> logging.LogRecord:
+        try:
+            raise exc
+        except BaseException:
+            return logging.getLogger("TokensVoila").makeRecord(
+                "TokensVoila", logging.ERROR, __file__, 1,
+                "Error at server while executing cell: %r", ({"source": "x"},), sys.exc_info())
+
+    keep = DropKnownNoise()
+    assert not keep.filter(record(DeadKernelError("Kernel died")))
+    assert keep.filter(record(ValueError("a real bug in a lesson")))
+    assert keep.filter(logging.LogRecord("x", logging.INFO, __file__, 1, "Ready.", (), None))

@@ -37,9 +37,19 @@ class DropKnownNoise(logging.Filter):
         "Could not destroy zmq context",
     )
 
+    #: Exceptions that, logged with "Error at server while executing cell", only say that the
+    #: kernel running the cell was stopped (a warm kernel given back while it pre-rendered its
+    #: lesson: ~20 traceback lines each on the teacher's console, seen in benchmarks/class_load.py).
+    STOPPED_KERNEL = ("DeadKernelError",)
+
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        return not any(text in message for text in self.NOISE)
+        if any(text in message for text in self.NOISE):
+            return False
+        if record.exc_info and "while executing cell" in message:
+            kind = getattr(record.exc_info[0], "__name__", "")
+            return kind not in self.STOPPED_KERNEL
+        return True
 
 
 def quiet_logs() -> None:

@@ -48,16 +48,35 @@ def test_every_lesson_has_a_full_section(path):
         assert part in text, f"{path.stem}: the guide's section has no {part}"
 
 
+def closing_discuss(path: Path):
+    """(card, question) of the lesson's closing Discuss box: the card's own question, or the
+    lesson's own question about the card's idea (``DiscussBox(card, journal, prompt="...")``)."""
+    last = "".join(notebook(path)["cells"][-1]["source"])
+    card = load_cards()[re.search(r'\["([^"]+)"\]', last).group(1)]
+    own = re.search(r'prompt="([^"]+)"', last)
+    return card, own.group(1) if own else card.discuss
+
+
 @pytest.mark.parametrize("path", LESSON_PAGES, ids=lambda p: p.stem)
 def test_guide_quotes_the_lessons_discuss_question(path):
     """The card of the lesson's closing Discuss box, with its question as the card file has it
-    (or the lesson's own question, ``DiscussBox(card, journal, prompt="...")``)."""
-    last = "".join(notebook(path)["cells"][-1]["source"])
-    card = load_cards()[re.search(r'\["([^"]+)"\]', last).group(1)]
-    own = re.search(r'prompt="([^"]+)"', last)  # a lesson's own question about the card's idea
-    question = own.group(1) if own else card.discuss
+    (or the lesson's own question)."""
+    card, question = closing_discuss(path)
     text = section(lesson_title(path))
     assert f"**Discuss ({card.name}): \"{question}\"**" in " ".join(text.split()), (path.stem, question)
+
+
+def test_lessons_discuss_different_cards_and_give_four_topics_a_slot():
+    """Issue 19: eight of the nine closing questions once framed a risk, two lessons asked the
+    same card's, and jobs, deepfakes, the environment and bias in data had no lesson. Now each
+    lesson asks about a different card, and each of those four topics has a lesson."""
+    cards = [closing_discuss(path)[0].name for path in LESSON_PAGES]
+    assert len(cards) == 9 and len(set(cards)) == 9, cards
+    topics = {"jobs": {"Job Disruption", "AI Career Path"}, "deepfakes": {"Deepfake"},
+              "the environment": {"Environmental Footprint", "Data Center", "GPU"},
+              "bias in data": {"Bias in Data"}}
+    for topic, names in topics.items():
+        assert names & set(cards), f"no lesson's Discuss question is about {topic}: {cards}"
 
 
 def test_guide_covers_setup_support_and_standards():

@@ -123,8 +123,8 @@ def test_answers_land_in_postgresql_under_the_right_names(students, hub):
         rows = conn.execute(sa.text(
             "SELECT student, lesson, card, answer FROM answers ORDER BY student")).all()
     assert [tuple(r) for r in rows] == [
-        ("ana", "01-read-a-card", "Chatbot", ANSWERS["ana"]),
-        ("bo", "01-read-a-card", "Chatbot", ANSWERS["bo"]),
+        ("ana", "01-read-a-card", "GPT", ANSWERS["ana"]),
+        ("bo", "01-read-a-card", "GPT", ANSWERS["bo"]),
     ]
 
 

@@ -414,11 +414,11 @@ def test_progress_shows_each_lessons_prompts_before_anyone_answers(tmp_path):
 
     lessons = Path(__file__).resolve().parents[2] / "lessons"
     prompts = lesson_prompts(lessons)
-    assert ("01-read-a-card", "Chatbot") in prompts and ("05-play-the-computer", "AI Isn't Magic") in prompts
+    assert ("01-read-a-card", "GPT") in prompts and ("05-play-the-computer", "Decision Tree") in prompts
     url = f"sqlite:///{tmp_path}/p.sqlite"
     Journal(url, student="Ana", lesson="05-play-the-computer").save("Sensor", "met in a game")
     pairs = DashboardData(url, lessons=lessons).choices()["prompts"]
-    assert pairs.index(("05-play-the-computer", "AI Isn't Magic")) + 1 == \
+    assert pairs.index(("05-play-the-computer", "Decision Tree")) + 1 == \
         pairs.index(("05-play-the-computer", "Sensor"))  # the lesson's own first, then games'
     assert [p[0] for p in pairs] == sorted(p[0] for p in pairs)
     assert lesson_prompts(tmp_path / "none") == [] and lesson_prompts(None) == []

@@ -104,7 +104,7 @@ def test_dashboard_shows_two_students_answers_live_hides_names_on_the_wall_and_e
             assert dash.locator(".wall .tile", has_text=text[:30]).count() == 1
         size = dash.evaluate("parseFloat(getComputedStyle(document.querySelector('.tile')).fontSize)")
         assert size >= 24  # readable on a projector
-        assert "Chatbot" in dash.locator(".wall-card").inner_text()
+        assert "GPT" in dash.locator(".wall-card").inner_text()
 
         # the CSV from the page's own link: every text cell is safe in a spreadsheet
         dash.goto(servers["teacher"] + "/")

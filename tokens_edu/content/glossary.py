@@ -20,8 +20,8 @@ GLOSSARY: dict[str, str] = {
     "model": ("A model is what an AI makes when it learns from data. It is a big set of numbers "
               "that turns an input, like a photo, into an output, like the label \"cat\"."),
     "token": ("In real AI, a token is a small piece of text, like a word or part of a word. "
-              "A chatbot reads and writes one token at a time. In this game, Tokens are the "
-              "points you score."),
+              "A chatbot takes in your whole message at once. Then it writes its answer one "
+              "token at a time. In this game, Tokens are the points you score."),
 }
 
 

@@ -5,7 +5,9 @@ scenarios on one table), :class:`CardTable` (the table widget alone), :class:`Di
 through a whole game), and for the learning lessons :class:`PixelGrid` (draw on a grid),
 :class:`DrawingLab` and :class:`CommandLab` (lesson 8: the class trains a drawing classifier; a
 student trains a word classifier), :class:`FairDataLab` and :class:`EthicalMatrix` (lesson 11),
-:class:`ExitQuestion` (a lesson's exit question, saved for the teacher).
+:class:`TrainingLab`, :class:`CopyLab` and :class:`TestBench` (lesson 10: a computer player
+learns by playing, learns to copy a student, and is tested), :class:`ExitQuestion` (a lesson's
+exit question, saved for the teacher).
 
 Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
 ``tables``...) and hold no rules. Imported lazily, so ``import tokens_edu`` stays light.
@@ -29,6 +31,9 @@ _WHERE = {
     "FairDataLab": ".fair_data",
     "ExitQuestion": ".exit_question",
     "EthicalMatrix": ".exit_question",
+    "TrainingLab": ".teach_lab",
+    "CopyLab": ".teach_lab",
+    "TestBench": ".teach_lab",
 }
 
 __all__ = list(_WHERE)

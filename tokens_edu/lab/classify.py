@@ -175,16 +175,25 @@ class PixelClassifier:
             ValueError: it has learned nothing yet, the drawing is empty, or its size differs
                 from the examples' (plain words).
         """
-        import numpy as np  # numpy loads with pandas; `import tokens_edu` stays light
-
-        d = self._distances(picture)
-        order = np.argsort(d, kind="stable")[: self.k]
-        near = [(int(i), self.labels[int(i)], int(d[i])) for i in order]
+        near = self.nearest(picture, self.k)
         votes = Counter(label for _, label, _ in near)
         top = max(votes.values())
         tied = {label for label, n in votes.items() if n == top}
         label = next(lab for _, lab, _ in near if lab in tied)  # a tie: the nearest tied label
         return PixelGuess(label, dict(votes), near)
+
+    def nearest(self, picture, n: int = 3) -> list[tuple[int, str, int]]:
+        """The ``n`` drawings it learned that are most like ``picture``, nearest first, as
+        ``(index, label, different)`` (see :class:`PixelGuess`); fewer when it knows fewer.
+
+        Raises:
+            ValueError: as :meth:`predict`.
+        """
+        import numpy as np  # numpy loads with pandas; `import tokens_edu` stays light
+
+        d = self._distances(picture)
+        order = np.argsort(d, kind="stable")[:max(1, int(n))]
+        return [(int(i), self.labels[int(i)], int(d[i])) for i in order]
 
     def predict_many(self, pictures: Iterable) -> list[str]:
         """The label of each drawing (as :meth:`predict`), in order."""

@@ -9,9 +9,11 @@ drawing is saved with its label in the journal (SQLite or PostgreSQL, with the a
 whole class's drawings become the training data. **Learn from the class's drawings** reads
 them all again (a classmate may have added some) and the classifier learns them.
 
-The class's drawings come back without names (``journal.class_drawings``). A drawing that
-cannot be saved (no name yet, the store is down) is kept on this page only, and the page says
-so; it still teaches this page's classifier.
+The class's drawings come back without names (``journal.class_drawings``). A drawing is saved
+under the page's student (:mod:`tokens_edu.widgets.who`: a login, a class-roster code, a name
+typed on the page or the link's ``?student=``; a name box shows when the page has none). A
+drawing that cannot be saved (no name, the store is down) is kept on this page only, and the
+page says so; it still teaches this page's classifier.
 
 Everything runs in the kernel; nothing is fetched. Stable CSS classes: ``tokens-drawing-lab``,
 ``tokens-drawing-guess``, ``tokens-drawing-labels``, ``tokens-drawing-add``,
@@ -33,6 +35,7 @@ from ..lab.classify import PixelClassifier
 from ..lab.sketches import LABELS, SIDE, load_sketches
 from ..present.charts import drawing_svg
 from .pixel_grid import PixelGrid
+from .who import ensure_student, name_box
 
 __all__ = ["DrawingLab", "MESSAGES"]
 
@@ -70,7 +73,9 @@ class DrawingLab(widgets.VBox):
         journal: the lesson's :class:`~tokens_edu.store.Journal` (drawings are saved there and
             the class's are read from it), or None: this page's drawings only.
         labels: the signs a drawing may show (default: :data:`~tokens_edu.lab.sketches.LABELS`).
-        k: how many of the most alike drawings vote (see :class:`PixelClassifier`).
+        k: how many of the most alike drawings vote (see :class:`PixelClassifier`): 1 (the
+            lesson's) says the label of the one most alike drawing. The 3 most alike drawings
+            are shown either way.
         starter: how many of the kit's own drawings of each sign it knows from the start (0 to
             8; 0: it starts knowing nothing, and only the class teaches it).
 
@@ -86,7 +91,7 @@ class DrawingLab(widgets.VBox):
         ValueError: fewer than two labels, or a bad ``k`` or ``starter`` (plain words).
     """
 
-    def __init__(self, journal=None, labels: Sequence[str] = LABELS, k: int = 3, starter: int = 0):
+    def __init__(self, journal=None, labels: Sequence[str] = LABELS, k: int = 1, starter: int = 0):
         super().__init__()
         labels = [str(x) for x in labels]
         if len(labels) < 2 or len(set(labels)) != len(labels):
@@ -132,9 +137,10 @@ class DrawingLab(widgets.VBox):
         self.count.add_class("tokens-drawing-count")
         self.message = widgets.HTML()
         self.message.add_class("tokens-drawing-message")
+        self.name_box = name_box(journal)  # only when the page has no name yet
         left = widgets.VBox([self.grid, self.clear_button], layout=widgets.Layout(margin="0 16px 0 0"))
         right = widgets.VBox([self.guess, self.label_picker, widgets.HBox([self.add_button, self.learn_button]),
-                              self.count, self.message], layout=widgets.Layout(flex="1 1 auto", min_width="360px"))
+                              *([self.name_box] if self.name_box is not None else []), self.count, self.message], layout=widgets.Layout(flex="1 1 auto", min_width="360px"))
         self.children = [widgets.HBox([left, right], layout=widgets.Layout(flex_flow="row wrap"))]
         self.learn()
 
@@ -221,21 +227,27 @@ class DrawingLab(widgets.VBox):
         self.last_ms = (time.perf_counter() - started) * 1000
         self.last_guess = guess
         known = sorted({lab for _, lab, _ in self.examples})
-        k = len(guess.neighbours)
-        votes = guess.votes[guess.label]
+        shown = self.model.nearest(self.grid.grid(), 3)
         pics = "".join(
             f'<span class="tokens-neighbour" style="display:inline-block;text-align:center;margin:0 8px 0 0;'
             f'font-size:13px">{drawing_svg(self.examples[i][0], px=56, title=f"a drawing labelled {label}")}'
             f'<br><strong>{_e(label)}</strong><br>{d} square{"" if d == 1 else "s"} different</span>'
-            for i, label, d in guess.neighbours)
+            for i, label, d in shown)
+        k = len(guess.neighbours)
+        if k == 1:
+            why = (f"The drawing most like yours has the label {_e(guess.label)}. "
+                   f"The {len(shown)} most alike drawing{'' if len(shown) == 1 else 's'}:")
+        else:
+            votes = guess.votes[guess.label]
+            why = (f"{votes} of the {k} most alike drawings {'says' if votes == 1 else 'say'} "
+                   f"{_e(guess.label)}. The most alike drawings:")
         note = ""
         if len(known) == 1:
             note = f'<p style="color:#555">{_e(MESSAGES["one_label"].format(label=known[0]))}</p>'
         self.guess.value = (
-            f'<p style="font-size:18px;margin:4px 0">The computer thinks it is a <strong '
-            f'class="tokens-drawing-answer">{_e(guess.label)}</strong>.</p>'
-            f'<p style="margin:4px 0">{votes} of the {k} most alike drawing{"" if k == 1 else "s"} '
-            f'{"says" if votes == 1 else "say"} {_e(guess.label)}:</p><div>{pics}</div>{note}')
+            f'<p style="font-size:18px;margin:4px 0">The computer says: <strong '
+            f'class="tokens-drawing-answer">{_e(guess.label)}</strong></p>'
+            f'<p style="margin:4px 0">{why}</p><div>{pics}</div>{note}')
 
     def _on_drawn(self, _grid=None) -> None:
         try:
@@ -270,6 +282,7 @@ class DrawingLab(widgets.VBox):
         shared_problem = "no journal on this page." if self.journal is None else ""
         if self.journal is not None:
             try:
+                ensure_student(self.journal, self.name_box)
                 self.journal.save_drawing(label, [[255 if v else 0 for v in row] for row in rows])
             except ValueError as e:  # no name yet, saving too fast, the store is down
                 shared_problem = str(e)

@@ -11,9 +11,9 @@ beside the Discuss answers. A saved answer comes back when the page is opened ag
 to them and how the AI could help or hurt them (columns), then who should decide. It is saved as
 one exit response.
 
-Who is writing: the journal's student; when the page has no name yet, a name box comes first
-(prefilled from ``?student=``). With a class roster the name comes from the code typed in the
-lesson's Discuss box (the journal is shared), and saving before that says so.
+Who is writing: see :mod:`tokens_edu.widgets.who` (the journal's student; when the page has no
+name yet, a name box comes first, prefilled from ``?student=``; with a class roster the name
+comes from the code, and saving before that says so).
 
 Stable CSS classes: ``tokens-exit``, ``tokens-exit-question``, ``tokens-exit-choices``,
 ``tokens-exit-save``, ``tokens-exit-status``, ``tokens-exit-name``, ``tokens-matrix``,
@@ -29,9 +29,8 @@ from datetime import datetime
 
 import ipywidgets as widgets
 
-from ..content.names import clean_name
-from ..store.journal import CODE_NEEDED, student_from_query
 from .discuss import AnswerBox
+from .who import ensure_student, name_box
 
 __all__ = ["ExitQuestion", "EthicalMatrix", "MESSAGES", "save_response"]
 
@@ -73,37 +72,15 @@ def save_response(journal, key: str, answer: str, kind: str, correct: bool | Non
 
 
 class _Named(widgets.VBox):
-    """A box that knows who is writing: the journal's student, or a name typed in it."""
+    """A box that knows who is writing: the journal's student, or a name typed in it
+    (:mod:`tokens_edu.widgets.who`)."""
 
     def _name_row(self, journal) -> list:
-        self.name_box = None
-        if journal is not None and not journal.student and not getattr(journal, "roster_in_use", False):
-            self.name_box = widgets.Text(value=clean_name(_query_name()), placeholder="Type your name",
-                                         description="Your name:", style={"description_width": "initial"})
-            self.name_box.add_class("tokens-exit-name")
-            return [self.name_box]
-        return []
+        self.name_box = name_box(journal)
+        return [self.name_box] if self.name_box is not None else []
 
     def _check_name(self) -> None:
-        journal = self.journal
-        if journal is None:
-            raise ValueError("This page has nowhere to save.")
-        if journal.student:
-            return
-        if getattr(journal, "roster_in_use", False):
-            raise ValueError(CODE_NEEDED)
-        typed = clean_name(self.name_box.value) if self.name_box is not None else ""
-        if not typed:
-            raise ValueError(MESSAGES["name"])
-        journal.student = typed  # ValueError (too long...) changes nothing
-
-
-def _query_name() -> str:
-    try:
-        return student_from_query()
-    except Exception:  # the query is a convenience: never a crash
-        log.debug("ExitQuestion: no ?student=", exc_info=True)
-        return ""
+        ensure_student(self.journal, self.name_box)
 
 
 class ExitQuestion(_Named):

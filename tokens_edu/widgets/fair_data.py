@@ -33,6 +33,7 @@ import ipywidgets as widgets
 from ..lab.classify import PixelClassifier, accuracy_by_group
 from ..lab.sketches import GROUP_NAMES, GROUPS, LABELS, load_sketches
 from ..present.charts import drawing_svg, percent, share_bars
+from .who import ensure_student
 
 __all__ = ["FairDataLab", "MESSAGES", "RESULT_KEY"]
 
@@ -326,6 +327,7 @@ class FairDataLab:
         text = (f"Test {result['number']} ({result['change']}; {result['examples']} training drawings): {by}. "
                 f"Gap {round(result['gap'] * 100)} points.")
         try:
+            ensure_student(self.journal)
             self.journal.save_response(RESULT_KEY, text, kind="result")
         except ValueError as e:  # no name yet, saving too fast, the store is down: the lab goes on
             log.info("FairDataLab: result not saved: %s", e)

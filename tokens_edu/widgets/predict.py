@@ -10,7 +10,8 @@ The student first picks one of the choices (or types a guess when there are no c
 pressing the button with no guess says so in plain words and shows nothing. After the answer is
 shown, the guess is locked, so what the student predicted stays on the page beside the answer.
 
-With a ``journal``, the guess is saved when it is checked (a response of kind ``"prediction"``,
+With a ``journal``, the guess is saved when it is checked, under the page's student
+(:mod:`tokens_edu.widgets.who`) (a response of kind ``"prediction"``,
 with ``correct`` when the question has a right answer), so the teacher's dashboard shows how
 the class predicted beside the Discuss answers. A guess that cannot be saved still shows the
 answer, with a short grey line saying why it was not saved.
@@ -34,6 +35,8 @@ import logging
 from collections.abc import Sequence
 
 import ipywidgets as widgets
+
+from .who import ensure_student
 
 __all__ = ["PredictionBox", "MESSAGES"]
 
@@ -179,6 +182,7 @@ class PredictionBox(widgets.VBox):
             return
         correct = None if self._correct is None else guess == self._correct
         try:
+            ensure_student(self.journal)
             self.saved_id = self.journal.save_response(self.key, guess, kind="prediction", correct=correct)
         except ValueError as e:  # no name yet, saving too often, the store is down: say so, go on
             log.info("PredictionBox: guess not saved: %s", e)

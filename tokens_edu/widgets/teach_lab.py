@@ -52,6 +52,7 @@ from ..players.features import LEARNING_MEANINGS
 from ..players.learning import FEATURES, LearningBot, examples_from_game
 from ..present.charts import percent, share_bars, weight_bars, win_rate_curve
 from .game_view import GameView
+from .who import ensure_student
 
 __all__ = ["TrainingLab", "CopyLab", "TestBench", "OPPONENTS", "MESSAGES", "RATE_CHOICES", "FIRST_CHOICES",
            "CHANGE_POINTS", "BATCH_GAMES"]
@@ -121,6 +122,7 @@ def _save(journal, key: str, answer: str, kind: str, correct: bool | None = None
     if journal is None:
         return None
     try:
+        ensure_student(journal)
         return journal.save_response(key, answer, kind=kind, correct=correct)
     except ValueError as e:
         log.info("lesson 10: %s not saved: %s", key, e)

@@ -89,7 +89,8 @@ class ExitQuestion(_Named):
     Args:
         question: the question (plain text).
         journal: the lesson's :class:`~tokens_edu.store.Journal`.
-        key: the question's id in the lesson, e.g. ``"l10-exit"`` (the same each time).
+        key: the question's id in the lesson (the same each time; the teacher's dashboard shows
+            it); None uses the question's words (at most 200 characters).
         choices: two or more answers to pick from; None: a written answer.
         correct: the right choice (one of ``choices``), or None when any answer is fine.
         answer: what is shown after saving a choice (why the right answer is right); kept in the
@@ -105,11 +106,13 @@ class ExitQuestion(_Named):
             ``correct`` that is not a choice.
     """
 
-    def __init__(self, question: str, journal, key: str, choices: Sequence[str] | None = None,
+    def __init__(self, question: str, journal, key: str | None = None, choices: Sequence[str] | None = None,
                  correct: str | None = None, answer: str = ""):
         super().__init__()
         question = " ".join(str(question).split())
         choices = [str(c) for c in (choices or [])]
+        if key is None:
+            key = question[:200]
         if not question or not str(key).strip():
             raise ValueError("An exit question needs a question and an id.")
         if choices and (len(choices) < 2 or len(set(choices)) != len(choices)):
@@ -205,7 +208,8 @@ class EthicalMatrix(_Named):
     """An ethical matrix to fill in: who is affected (rows) by what (columns), then who decides.
 
     Args:
-        journal: the lesson's Journal. key: the response's id (e.g. ``"l11-matrix"``).
+        journal: the lesson's Journal. key: the response's id, as the teacher's dashboard shows
+            it (e.g. ``"Ethical matrix: who is affected, who decides"``).
         who: the people affected, one row each. what: the column questions.
         decide: the last question (who should decide); "" for none.
 

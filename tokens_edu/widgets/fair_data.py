@@ -13,7 +13,7 @@ that data and three parts a lesson shows in its own cells:
 - :attr:`FairDataLab.fix_view`: **Add 12 drawings** from one group (more players asked),
   **Start over**, and **Test it again** with the latest result and the history of tests.
 
-Each test's result is saved in the journal (``kind="result"``, question ``"l11-test"``), so the
+Each test's result is saved in the journal (``kind="result"``, question :data:`RESULT_KEY`), so the
 teacher sees each student's measurements. Nothing about a student is in the data: the drawings
 are made up and ship with the kit.
 
@@ -40,7 +40,7 @@ __all__ = ["FairDataLab", "MESSAGES", "RESULT_KEY"]
 log = logging.getLogger(__name__)
 
 #: The question id of each saved test result.
-RESULT_KEY = "l11-test"
+RESULT_KEY = "Test result: accuracy for each group"
 
 #: What the lab says, in a student's words (the readability test measures these).
 MESSAGES = {

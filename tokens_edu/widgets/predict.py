@@ -72,7 +72,7 @@ class PredictionBox(widgets.VBox):
             check.
         journal: the lesson's :class:`~tokens_edu.store.Journal`, to save the guess in when it
             is checked; None saves nothing.
-        key: the question's id in the lesson (the same each time, e.g. ``"l10-first-batch"``);
+        key: the question's id in the lesson (the same each time; the teacher's dashboard shows it);
             None uses the question's words (at most 200 characters).
 
     Attributes:

@@ -55,7 +55,7 @@ from .game_view import GameView
 from .who import ensure_student
 
 __all__ = ["TrainingLab", "CopyLab", "TestBench", "OPPONENTS", "MESSAGES", "RATE_CHOICES", "FIRST_CHOICES",
-           "CHANGE_POINTS", "BATCH_GAMES"]
+           "CHANGE_POINTS", "BATCH_GAMES", "RATE_KEY", "NUMBER_KEY", "TEST_KEY", "COPY_KEY"]
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,11 @@ CHANGE_POINTS = 10
 RATE_CHOICES = ["It will go up", "It will stay about the same", "It will go down"]
 FIRST_CHOICES = ["Almost never (less than 1 game in 4)", "About half the time",
                  "Almost always (more than 3 games in 4)"]
+#: The question of each saved guess and result (what the teacher's dashboard shows).
+RATE_KEY = "Batch guess: what will its win rate do?"
+NUMBER_KEY = "Batch guess: which number will change the most?"
+TEST_KEY = "Test result: win rate against each player"
+COPY_KEY = "Copy result: how often it makes your move"
 #: Examples needed before the copy learns (moves with a real choice).
 MIN_EXAMPLES = 8
 #: Games the copy plays when the student watches it.
@@ -293,8 +298,8 @@ class TrainingLab(widgets.VBox):
         self.points.append((self.games, rate))
         right_rate = batch["guess_rate"] == truth
         right_bar = batch["guess_bar"] == biggest
-        _save(self.journal, "l10-batch-rate", batch["guess_rate"], "prediction", right_rate)
-        _save(self.journal, "l10-batch-number", batch["guess_bar"], "prediction", right_bar)
+        _save(self.journal, RATE_KEY, batch["guess_rate"], "prediction", right_rate)
+        _save(self.journal, NUMBER_KEY, batch["guess_bar"], "prediction", right_bar)
         won_words = f"{won:g}" if won != int(won) else f"{int(won)}"
         change = "" if prev is None else (f" Before, it won {percent(prev)}: that is "
                                           f"{'up' if rate > prev else 'down' if rate < prev else 'no change'}"
@@ -389,7 +394,7 @@ class TestBench(widgets.VBox):
         self.result.value = share_bars(rows) + f'<p style="margin:6px 0;font-size:15px"><strong>{_e(verdict)}</strong></p>'
         text = "; ".join(f"{_SHORT[o]} {percent(r)} ({'trained with' if lab.trained.get(o) else 'new'})"
                          for o, r in results.items())
-        _save(self.journal, "l10-test", f"After {lab.games} training games: {text}.", "result")
+        _save(self.journal, TEST_KEY, f"After {lab.games} training games: {text}.", "result")
         return results
 
 
@@ -485,7 +490,7 @@ class CopyLab(widgets.VBox):
         self.moves.value = (f'<details><summary style="cursor:pointer"><strong>Your moves it learned from '
                             f'({n})</strong></summary><ol>{lines}</ol>{more}</details>')
         self.habits_html.value = ""
-        _save(self.journal, "l10-copy", f"The copy learned from {n} moves and picks the same move in about "
+        _save(self.journal, COPY_KEY, f"The copy learned from {n} moves and picks the same move in about "
                                         f"{percent(agree)} of them (before learning: {percent(before)}).", "result")
         return table
 

@@ -395,3 +395,62 @@ def test_start_page_links_every_lesson_and_keeps_the_students_name(monkeypatch):
         assert f'href="{page.name}?student=Ana%20B"' in html, page.name
     monkeypatch.setenv("QUERY_STRING", "student=<b>x</b>")
     assert "&lt;b&gt;x&lt;/b&gt;" in run_notebook(START_PAGE)[-1].value
+
+
+# -- the learning lessons (issue 19): what their prose and predictions promise ---------------------
+def shown_of(name: str, kind) -> list:
+    return [x for x in run_notebook(LESSONS / f"{name}.ipynb") if isinstance(x, kind)]
+
+
+def test_lesson_08_the_class_trains_the_drawing_classifier_and_a_word_classifier():
+    from tokens_edu.widgets import CommandLab, DrawingLab
+
+    shown = run_notebook(LESSONS / "08-how-ai-senses.ipynb")
+    labs = [x for x in shown if isinstance(x, DrawingLab)]
+    words = [x for x in shown if isinstance(x, CommandLab)]
+    assert len(labs) == 1 and len(words) == 1
+    lab = labs[0]
+    assert lab.journal.lesson == "08-how-ai-senses" and lab.model.examples == 0  # "It starts knowing nothing."
+    assert lab.model.k == 1 and lab.grid.size == 12  # "the drawing it knows that is most like yours"
+    assert list(lab.label_picker.options) == ["Token", "Flag", "Data"]
+    assert list(words[0].label_picker.options) == ["Task", "Audit", "Train", "End turn"]
+
+
+def test_lesson_10_trains_a_player_copies_the_student_and_tests_it():
+    from tokens_edu.widgets import CopyLab, TestBench, TrainingLab
+
+    shown = run_notebook(LESSONS / "10-teach-the-computer.ipynb")
+    training = next(x for x in shown if isinstance(x, TrainingLab))
+    bench = next(x for x in shown if isinstance(x, TestBench))
+    copy = next(x for x in shown if isinstance(x, CopyLab))
+    assert bench.lab is training and training.journal.lesson == "10-teach-the-computer"
+    assert training.batch_games == 20 and training.opponent_picker.value == "random"  # "Start with the random player"
+    assert (training.bot.weights["weight"] == 0).all() and len(training.bot.weights) == 8  # "8 things", "at 0"
+    assert copy.view.bots[1] is not None and copy.view.game.names == ("You", "Computer")  # the rule player
+    # "Do it again 5 or 6 times", then Part 3's promise: worse against the rule player
+    for _ in range(6):
+        training.rate_guess.value = training.rate_guess.options[0]
+        training.bar_guess.value = "more Tokens"
+        training.train_batch()
+    rates = [b["win_rate"] for b in training.batches]
+    assert rates[-1] > rates[0]  # the curve climbs against the random player
+    results = bench.test()
+    assert results["random"] - results["greedy"] >= 0.10, results
+
+
+def test_lesson_11_prose_matches_what_students_measure():
+    from tokens_edu.widgets import FairDataLab, PredictionBox
+
+    shown = run_notebook(LESSONS / "11-fair-data.ipynb")
+    boxes = {b.key: b for b in shown if isinstance(b, PredictionBox)}
+    lab = FairDataLab()  # the lesson's lab starts the same way; a fresh one keeps this test's clicks apart
+    first = lab.test()
+    by = dict(zip(first["accuracy"]["group"], first["accuracy"]["right"]))
+    worst = min(by, key=by.get)
+    assert boxes["Which group do you think the app will get wrong most often?"]._correct == worst
+    assert round(first["overall"] * 10) == 8  # "right about 8 times out of 10"
+    assert by["Pen on a tablet"] == 30 and 30 - by["Finger on a phone"] == 10  # "wrong about 1 time in 3"
+    lab.add("mouse")
+    after = dict(zip(lab.test()["accuracy"]["group"], lab.test()["accuracy"]["right"]))
+    assert after["Finger on a phone"] == by["Finger on a phone"] == 20  # "It stays the same: 20 of 30 right."
+    assert after["Mouse on a laptop"] > by["Mouse on a laptop"]  # "help mouse players a little"

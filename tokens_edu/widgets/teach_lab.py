@@ -335,6 +335,8 @@ class TestBench(widgets.VBox):
         results: opponent -> win rate of the latest test. go_button, result.
     """
 
+    __test__ = False  # a widget, not a pytest test class (its name starts with "Test")
+
     def __init__(self, lab: TrainingLab, journal=None, games: int = 20, seed: int = 77):
         super().__init__()
         if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 200 or games % 2:

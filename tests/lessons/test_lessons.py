@@ -454,3 +454,17 @@ def test_lesson_11_prose_matches_what_students_measure():
     after = dict(zip(lab.test()["accuracy"]["group"], lab.test()["accuracy"]["right"]))
     assert after["Finger on a phone"] == by["Finger on a phone"] == 20  # "It stays the same: 20 of 30 right."
     assert after["Mouse on a laptop"] > by["Mouse on a laptop"]  # "help mouse players a little"
+
+
+def test_every_lessons_predictions_are_saved_for_the_teacher():
+    """Issue 19 part 6: each checked prediction is saved in the lesson's journal (with whether it
+    was right), so the dashboard shows concept checks beside the Discuss answers."""
+    from tokens_edu.widgets import PredictionBox
+
+    for path in LESSON_PAGES:
+        shown = run_notebook(path)
+        boxes = [x for x in shown if isinstance(x, PredictionBox)]
+        discuss = [x for x in shown if isinstance(x, DiscussBox)]
+        for box in boxes:
+            assert box.journal is not None and box.journal.lesson == path.stem, path.name
+            assert box.journal is discuss[-1].journal, path.name  # one journal: one name per page

@@ -166,6 +166,14 @@ def test_lesson_11_figures_the_gap_and_what_closes_it(sketches):
     assert mouse["Finger on a phone"] == 20 and mouse["Mouse on a laptop"] == 24
 
 
+def test_sketch_rows_are_the_table_without_pandas(sketches):
+    from tokens_edu.lab.sketches import sketch_rows
+
+    rows = sketch_rows()
+    assert [r["id"] for r in rows] == list(sketches["id"]) and isinstance(rows[0], dict)
+    assert all(np.array_equal(r["pixels"], p) for r, p in zip(rows, sketches["pixels"]))
+
+
 def test_accuracy_by_group_counts_right_answers():
     a, b = square(), square(((0, 0), (0, 3), (3, 0), (3, 3)))
     model = PixelClassifier(k=1).fit([a, b], ["box", "corners"])

@@ -445,13 +445,13 @@ def test_lesson_11_prose_matches_what_students_measure():
     boxes = {b.key: b for b in shown if isinstance(b, PredictionBox)}
     lab = FairDataLab()  # the lesson's lab starts the same way; a fresh one keeps this test's clicks apart
     first = lab.test()
-    by = dict(zip(first["accuracy"]["group"], first["accuracy"]["right"]))
+    by = {a["group"]: a["right"] for a in first["accuracy"]}
     worst = min(by, key=by.get)
     assert boxes["Which group do you think the app will get wrong most often?"]._correct == worst
     assert round(first["overall"] * 10) == 8  # "right about 8 times out of 10"
     assert by["Pen on a tablet"] == 30 and 30 - by["Finger on a phone"] == 10  # "wrong about 1 time in 3"
     lab.add("mouse")
-    after = dict(zip(lab.test()["accuracy"]["group"], lab.test()["accuracy"]["right"]))
+    after = {a["group"]: a["right"] for a in lab.test()["accuracy"]}
     assert after["Finger on a phone"] == by["Finger on a phone"] == 20  # "It stays the same: 20 of 30 right."
     assert after["Mouse on a laptop"] > by["Mouse on a laptop"]  # "help mouse players a little"
 
@@ -468,3 +468,25 @@ def test_every_lessons_predictions_are_saved_for_the_teacher():
         for box in boxes:
             assert box.journal is not None and box.journal.lesson == path.stem, path.name
             assert box.journal is discuss[-1].journal, path.name  # one journal: one name per page
+
+
+def test_lesson_11_never_loads_pandas(tmp_path):
+    """Lesson 11 keeps its kernel small (issue 19: under 120 MiB; pandas alone is about 30 MiB):
+    its labs, the drawings and the saving work without pandas. Run in a fresh Python."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.path.insert(0, {support!r}); from notebooks import run_notebook, LESSONS\n"
+            "shown = run_notebook(LESSONS / '11-fair-data.ipynb')\n"
+            "from tokens_edu.widgets import FairDataLab, ExitQuestion\n"
+            "journal = shown[-1].journal\n"
+            "lab = FairDataLab(journal); lab.test(); lab.add('finger'); lab.test()\n"
+            "box = [x for x in shown if isinstance(x, ExitQuestion)][0]\n"
+            "box.choice_buttons.value = box.choice_buttons.options[0]; box.save()\n"
+            "print('pandas' in sys.modules)\n"
+            "print(len(journal.responses(all_students=True)) == 3)").format(support=str(ROOT / "tests" / "support"))
+    env = {**__import__("os").environ, "TOKENS_EDU_DATA": str(tmp_path), "QUERY_STRING": "student=x"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-2] == "False", "lesson 11 loaded pandas"
+    assert done.stdout.strip().splitlines()[-1] == "True"  # two test results and the exit answer saved

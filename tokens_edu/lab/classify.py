@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy
     import pandas
 
-__all__ = ["PixelClassifier", "PixelGuess", "WordClassifier", "WordGuess", "accuracy_by_group",
+__all__ = ["PixelClassifier", "PixelGuess", "WordClassifier", "WordGuess", "accuracy_by_group", "group_accuracy",
            "as_grid", "words_of", "STOP_WORDS", "ACCURACY_COLUMNS", "MAX_EXAMPLES"]
 
 #: Short common words a :class:`WordClassifier` does not count (they say little about a command).
@@ -200,6 +200,33 @@ class PixelClassifier:
         return [self.predict(p).label for p in pictures]
 
 
+def group_accuracy(model: PixelClassifier, rows, names: dict | None = None) -> list[dict]:
+    """How often ``model`` labels the drawings of ``rows`` right, one dict per group (no pandas).
+
+    Args:
+        model: a :class:`PixelClassifier` that has learned.
+        rows: drawings as dicts (or a DataFrame's records) with ``group``, ``pixels`` and the
+            right answer in ``true_label`` (or ``label`` when there is no ``true_label``).
+        names: group -> the name shown; None shows the group as it is.
+
+    Returns:
+        list of dicts with the keys of :data:`ACCURACY_COLUMNS` (``accuracy`` from 0 to 1), one
+        per group in the order the groups first appear.
+
+    Raises:
+        ValueError: a drawing without a group or a right answer, or a model that learned nothing.
+    """
+    rows = list(rows)
+    hits: dict = {}
+    for r in rows:
+        truth = r.get("true_label", r.get("label"))
+        if "group" not in r or truth is None or "pixels" not in r:
+            raise ValueError("Each drawing needs a group, its pixels and its right label.")
+        hits.setdefault(r["group"], []).append(model.predict(r["pixels"]).label == truth)
+    return [{"group": (names or {}).get(g, g), "drawings": len(h), "right": sum(h), "accuracy": sum(h) / len(h)}
+            for g, h in hits.items()]
+
+
 def accuracy_by_group(model: PixelClassifier, table: "pandas.DataFrame", names: dict | None = None) -> "pandas.DataFrame":
     """How often ``model`` labels the drawings of ``table`` right, one row per group.
 
@@ -224,15 +251,10 @@ def accuracy_by_group(model: PixelClassifier, table: "pandas.DataFrame", names: 
     for column in ("group", "pixels", truth):
         if column not in table.columns:
             raise ValueError(f"The table needs a '{column}' column.")
-    guesses = model.predict_many(table["pixels"])
-    right = [g == t for g, t in zip(guesses, table[truth])]
-    rows = []
-    for group in dict.fromkeys(table["group"]):
-        hits = [r for r, g in zip(right, table["group"]) if g == group]
-        rows.append({"group": (names or {}).get(group, group), "drawings": len(hits), "right": sum(hits),
-                     "accuracy": sum(hits) / len(hits)})
+    rows = group_accuracy(model, table[["group", "pixels", truth]].to_dict("records"), names)
     out = pd.DataFrame(rows, columns=ACCURACY_COLUMNS)
-    out.attrs["overall"] = sum(right) / len(right) if right else float("nan")
+    total = int(out["drawings"].sum())
+    out.attrs["overall"] = int(out["right"].sum()) / total if total else float("nan")
     return out
 
 

@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
 __all__ = ["SIDE", "LABELS", "GROUPS", "GROUP_NAMES", "SKETCH_FILE", "SKETCH_COLUMNS", "make_sketches",
-           "load_sketches", "draw_sign", "pixels_to_text", "text_to_pixels"]
+           "load_sketches", "sketch_rows", "draw_sign", "pixels_to_text", "text_to_pixels"]
 
 #: Pixels on each side of a drawing.
 SIDE = 12
@@ -175,8 +175,50 @@ def make_sketches(seed: int = 11) -> "pandas.DataFrame":
     return pd.DataFrame(rows, columns=SKETCH_COLUMNS)
 
 
+def sketch_rows(path: str | Path | None = None) -> list[dict]:
+    """The shipped sketch table as plain rows, without pandas (a lesson page that only needs the
+    drawings does not pay about 30 MiB of kernel memory for pandas).
+
+    Args:
+        path: None for :data:`SKETCH_FILE`, or a CSV file with the columns of :data:`SKETCH_COLUMNS`.
+
+    Returns:
+        list of dicts with the keys of :data:`SKETCH_COLUMNS` (``pixels`` a numpy array), in
+        the file's order.
+
+    Raises:
+        FileNotFoundError: no such file (the message says where it looked).
+        ValueError: a missing column, an unknown split, group or label, or a bad drawing
+            (the message names the row).
+    """
+    import csv
+
+    path = SKETCH_FILE if path is None else Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"The sketch table is not at {path}. Reinstall tokens-edu.")
+    with path.open(newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        missing = [c for c in SKETCH_COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{path.name} has no column {', '.join(missing)}.")
+        rows = []
+        for i, raw in enumerate(reader):
+            row = {c: (raw[c] or "") for c in SKETCH_COLUMNS}
+            where = f"{path.name}, drawing {row['id'] or i + 1}"
+            if row["split"] not in _COUNTS or row["group"] not in GROUPS:
+                raise ValueError(f"{where}: unknown split or group ({row['split']!r}, {row['group']!r}).")
+            if row["label"] not in LABELS or row["true_label"] not in LABELS:
+                raise ValueError(f"{where}: a label is one of {', '.join(LABELS)}.")
+            try:
+                row["pixels"] = text_to_pixels(row["pixels"])
+            except ValueError as e:
+                raise ValueError(f"{where}: {e}") from None
+            rows.append(row)
+    return rows
+
+
 def load_sketches(path: str | Path | None = None) -> "pandas.DataFrame":
-    """The shipped sketch table (or another file with its columns).
+    """The shipped sketch table (or another file with its columns) as a DataFrame.
 
     Args:
         path: None for :data:`SKETCH_FILE`, or a CSV file with the columns of :data:`SKETCH_COLUMNS`.
@@ -185,33 +227,11 @@ def load_sketches(path: str | Path | None = None) -> "pandas.DataFrame":
         pandas.DataFrame, columns :data:`SKETCH_COLUMNS`, ``pixels`` as numpy arrays.
 
     Raises:
-        FileNotFoundError: no such file (the message says where it looked).
-        ValueError: a missing column, an unknown split, group or label, or a bad drawing
-            (the message names the row).
+        FileNotFoundError, ValueError: as :func:`sketch_rows`.
     """
     import pandas as pd  # pandas loads with the first table: `import tokens_edu` stays light
 
-    path = SKETCH_FILE if path is None else Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"The sketch table is not at {path}. Reinstall tokens-edu.")
-    table = pd.read_csv(path, dtype=str, keep_default_na=False)
-    missing = [c for c in SKETCH_COLUMNS if c not in table.columns]
-    if missing:
-        raise ValueError(f"{path.name} has no column {', '.join(missing)}.")
-    pictures = []
-    for i, row in table.iterrows():
-        where = f"{path.name}, drawing {row['id'] or i + 1}"
-        if row["split"] not in _COUNTS or row["group"] not in GROUPS:
-            raise ValueError(f"{where}: unknown split or group ({row['split']!r}, {row['group']!r}).")
-        if row["label"] not in LABELS or row["true_label"] not in LABELS:
-            raise ValueError(f"{where}: a label is one of {', '.join(LABELS)}.")
-        try:
-            pictures.append(text_to_pixels(row["pixels"]))
-        except ValueError as e:
-            raise ValueError(f"{where}: {e}") from None
-    table = table[SKETCH_COLUMNS].copy()
-    table["pixels"] = pictures
-    return table
+    return pd.DataFrame(sketch_rows(path), columns=SKETCH_COLUMNS)
 
 
 def _write(path: Path = SKETCH_FILE) -> int:

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 
 from ..lab.classify import PixelClassifier
-from ..lab.sketches import LABELS, SIDE, load_sketches
+from ..lab.sketches import LABELS, SIDE, sketch_rows
 from ..present.charts import drawing_svg
 from .pixel_grid import PixelGrid
 from .who import ensure_student, name_box
@@ -106,11 +106,11 @@ class DrawingLab(widgets.VBox):
         self._page: list[tuple[list, str]] = []  # drawings kept on this page only
         self._kit: list[tuple[list, str]] = []
         if starter:
-            kit = load_sketches()
-            kit = kit[(kit["split"] == "train") & (kit["group"] == "pen") & (kit["label"] == kit["true_label"])]
+            kit = [r for r in sketch_rows()
+                   if r["split"] == "train" and r["group"] == "pen" and r["label"] == r["true_label"]]
             for label in labels:
-                for pixels in kit[kit["label"] == label]["pixels"].head(starter):
-                    self._kit.append((pixels.tolist(), label))
+                for r in [r for r in kit if r["label"] == label][:starter]:
+                    self._kit.append((r["pixels"].tolist(), label))
         self.last_guess = None
         self.last_ms = 0.0
         self._problem = ""

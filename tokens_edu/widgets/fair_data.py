@@ -30,8 +30,8 @@ import logging
 
 import ipywidgets as widgets
 
-from ..lab.classify import PixelClassifier, accuracy_by_group
-from ..lab.sketches import GROUP_NAMES, GROUPS, LABELS, load_sketches
+from ..lab.classify import PixelClassifier, group_accuracy
+from ..lab.sketches import GROUP_NAMES, GROUPS, LABELS, sketch_rows
 from ..present.charts import drawing_svg, percent, share_bars
 from .who import ensure_student
 
@@ -68,14 +68,16 @@ class FairDataLab:
         journal: the lesson's :class:`~tokens_edu.store.Journal` (test results are saved there),
             or None.
         k: how many of the most alike drawings vote (see :class:`PixelClassifier`).
-        table: the sketch table (None: the kit's, :func:`~tokens_edu.lab.sketches.load_sketches`).
+        table: the sketch rows (None: the kit's, :func:`~tokens_edu.lab.sketches.sketch_rows`; a
+            DataFrame like :func:`~tokens_edu.lab.sketches.load_sketches` is taken too).
 
     Attributes:
         training: the training drawings now, a list of dicts (``number``, ``id``, ``group``,
             ``label``, ``true_label``, ``pixels``); numbers start at 1 and stay with a drawing.
         added: the groups whose extra drawings were added. fixed: how many labels were fixed.
         tests: one dict per test so far: ``number``, ``change`` (what changed before it, in
-            words), ``accuracy`` (the :func:`accuracy_by_group` table), ``overall``, ``gap``
+            words), ``accuracy`` (:func:`~tokens_edu.lab.classify.group_accuracy`: a list of dicts
+            ``group``, ``drawings``, ``right``, ``accuracy``), ``overall``, ``gap``
             (best group's accuracy minus the worst's, 0 to 1), ``examples``.
         model: the :class:`PixelClassifier` of the latest test.
         data_view, test_view, fix_view: the three parts to show.
@@ -86,7 +88,12 @@ class FairDataLab:
     def __init__(self, journal=None, k: int = 3, table=None):
         self.journal = journal
         self.k = k
-        self.table = load_sketches() if table is None else table
+        # plain rows, not a DataFrame: this lesson's kernel never loads pandas (about 30 MiB)
+        if table is None:
+            table = sketch_rows()
+        elif hasattr(table, "to_dict"):
+            table = table.to_dict("records")
+        self.rows = list(table)
         self.model = PixelClassifier(k=k)
         self._changes: list[str] = []
         self.tests: list[dict] = []
@@ -165,10 +172,7 @@ class FairDataLab:
         box.value = f'<p style="color:{_RED if bad else _GREEN};margin:4px 0">{_e(text)}</p>'
 
     def _rows(self, split: str, group: str | None = None) -> list[dict]:
-        t = self.table[self.table["split"] == split]
-        if group is not None:
-            t = t[t["group"] == group]
-        return [dict(r) for r in t.to_dict("records")]
+        return [dict(r) for r in self.rows if r["split"] == split and (group is None or r["group"] == group)]
 
     # -- the data ---------------------------------------------------------------------------------
     def reset(self, say: bool = True) -> None:
@@ -267,35 +271,36 @@ class FairDataLab:
             dict: the test (see :attr:`tests`).
         """
         self.model.fit([r["pixels"] for r in self.training], [r["label"] for r in self.training])
-        test = self.table[self.table["split"] == "test"]
-        acc = accuracy_by_group(self.model, test, names=GROUP_NAMES)
-        shares = acc["accuracy"].tolist()
+        test = self._rows("test")
+        acc = group_accuracy(self.model, test, names=GROUP_NAMES)
+        shares = [a["accuracy"] for a in acc]
+        total = sum(a["drawings"] for a in acc)
         result = {"number": len(self.tests) + 1, "change": "; ".join(self._changes), "accuracy": acc,
-                  "overall": acc.attrs["overall"], "gap": max(shares) - min(shares), "examples": len(self.training)}
+                  "overall": sum(a["right"] for a in acc) / total, "gap": max(shares) - min(shares),
+                  "examples": len(self.training)}
         self.tests.append(result)
         self._changes = ["no change"]
-        rows = [(r.group, r.accuracy, f"{r.right} of {r.drawings} right") for r in acc.itertuples()]
-        worst = acc.iloc[acc["accuracy"].idxmin()]
+        rows = [(a["group"], a["accuracy"], f"{a['right']} of {a['drawings']} right") for a in acc]
+        worst = min(acc, key=lambda a: a["accuracy"])
         self.result.value = (
             f'<p style="font-size:16px;margin:4px 0"><strong>Test {result["number"]}</strong>: it learned from '
-            f'{result["examples"]} drawings and labelled {int(acc["drawings"].sum())} new ones.</p>'
+            f'{result["examples"]} drawings and labelled {total} new ones.</p>'
             + share_bars(rows)
             + f'<p style="margin:4px 0">All groups: <strong>{percent(result["overall"])}</strong> right. '
             f'The best group is <strong>{round(result["gap"] * 100)} points</strong> ahead of the worst '
             f'({_e(worst["group"])}).</p>')
         self._draw_wrong(test, worst["group"])
-        by = ", ".join(f"{r.group} {percent(r.accuracy)}" for r in acc.itertuples())
+        by = ", ".join(f"{a['group']} {percent(a['accuracy'])}" for a in acc)
         self.latest.value = (f'<p style="margin:4px 0"><strong>Test {result["number"]}</strong>: {_e(by)}. '
                              f'Gap: {round(result["gap"] * 100)} points.</p>')
         self._draw_history()
         self._save(result)
         return result
 
-    def _draw_wrong(self, test, worst_name: str) -> None:
+    def _draw_wrong(self, test: list[dict], worst_name: str) -> None:
         group = next(g for g, name in GROUP_NAMES.items() if name == worst_name)
-        rows = test[test["group"] == group]
         pics = []
-        for pixels, truth in zip(rows["pixels"], rows["true_label"]):
+        for pixels, truth in ((r["pixels"], r["true_label"]) for r in test if r["group"] == group):
             said = self.model.predict(pixels).label
             if said != truth:
                 pics.append(f'<span style="display:inline-block;text-align:center;margin:2px 6px;font-size:12px">'
@@ -312,7 +317,7 @@ class FairDataLab:
         head = "".join(f"<th>{_e(n)}</th>" for n in names)
         body = ""
         for t in self.tests:
-            by = dict(zip(t["accuracy"]["group"], t["accuracy"]["accuracy"]))
+            by = {a["group"]: a["accuracy"] for a in t["accuracy"]}
             cells = "".join(f"<td>{percent(by.get(n))}</td>" for n in names)
             body += (f"<tr><td>{t['number']}</td><td>{_e(t['change'])}</td><td>{t['examples']}</td>{cells}"
                      f"<td>{round(t['gap'] * 100)}</td></tr>")
@@ -323,7 +328,7 @@ class FairDataLab:
     def _save(self, result: dict) -> None:
         if self.journal is None:
             return
-        by = ", ".join(f"{r.group} {percent(r.accuracy)}" for r in result["accuracy"].itertuples())
+        by = ", ".join(f"{a['group']} {percent(a['accuracy'])}" for a in result["accuracy"])
         text = (f"Test {result['number']} ({result['change']}; {result['examples']} training drawings): {by}. "
                 f"Gap {round(result['gap'] * 100)} points.")
         try:

@@ -103,11 +103,12 @@ def test_the_class_teaches_the_drawing_lab_and_it_guesses_live(url, sketches):
 
 def test_a_drawing_without_a_name_stays_on_the_page(url, sketches, monkeypatch):
     lab = DrawingLab(Journal(url, lesson="08-how-ai-senses"))
-    assert lab.name_box is not None and lab.name_box.value == ""
+    assert lab.name_box is not None and lab.name_box.layout.display == "none"  # shown only when needed
     lab.grid.show(drawing(sketches, "Token"))
     lab.label_picker.value = "Token"
     assert lab.add()
     assert "Kept on this page only" in lab.message.value and "Type your name" in lab.message.value
+    assert lab.name_box.layout.display is None  # now the student needs it
     assert lab.model.examples == 1 and "1 on this page only" in lab.count.value
     lab.name_box.value = "Cy"  # typed: the next drawing is shared
     lab.grid.show(drawing(sketches, "Flag"))
@@ -119,21 +120,22 @@ def test_a_drawing_without_a_name_stays_on_the_page(url, sketches, monkeypatch):
     monkeypatch.setenv("QUERY_STRING", "student=Dee")  # a link with ?student= needs no typing
     monkeypatch.setattr(identity, "_query_cache", None)
     dee = DrawingLab(Journal(url, lesson="08-how-ai-senses"))
-    assert dee.name_box.value == "Dee"
+    assert dee.name_box.layout.display == "none"
     dee.grid.show(drawing(sketches, "Data"))
     dee.label_picker.value = "Data"
     dee.add()
     assert dee.journal.student == "Dee" and len(dee.journal.class_drawings()) == 2
+    assert dee.name_box.layout.display == "none"  # the link's name was enough
 
 
 def test_with_a_class_roster_a_drawing_needs_the_code(url, sketches):
     Roster(url).add("Ana Li")
     lab = DrawingLab(Journal(url, lesson="08-how-ai-senses"))
-    assert lab.name_box is None
     lab.grid.show(drawing(sketches, "Token"))
     lab.label_picker.value = "Token"
     lab.add()
     assert "type the code from your slip" in lab.message.value and lab.model.examples == 1
+    assert lab.name_box.layout.display == "none"  # a name would not do: the code is needed
 
 
 def test_drawing_lab_starter_drawings_come_from_the_kit():
@@ -264,6 +266,7 @@ def test_exit_question_written_answer_uses_the_discuss_writing_area(url):
     assert box.name_box is not None  # no name yet: a name box first
     box.writer.handle({"type": "save", "text": "The players.", "seq": 1})
     assert box.writer.status == "Type your name first, then save." and box.writer.status_kind == "bad"
+    assert box.name_box.layout.display is None  # the box shows when it is needed
     box.name_box.value = "Bo"
     box.writer.handle({"type": "save", "text": "The players.", "seq": 2})
     assert box.writer.status.startswith("Saved at") and box.writer.saved_text == "The players."
@@ -287,3 +290,22 @@ def test_ethical_matrix_saves_one_response_and_fills_back(url):
     back = EthicalMatrix(Journal(url, student="Ana", lesson="11-fair-data"), **ask)
     assert back.cells[("Phone players", "Help or hurt?")].value == "It gets their signs wrong"
     assert back.decide_box.value == "Players and the company together"
+
+
+def test_a_warm_kernel_builds_the_labs_without_waiting_for_the_page(url, monkeypatch):
+    """A preheated kernel runs the lesson before a student opens the page; reading the page's
+    address (for a name) would hold every later cell until then. Building the labs reads nothing."""
+    from tokens_edu.widgets import CopyLab, TestBench, TrainingLab
+
+    asked = []
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(identity, "_wait_for_voila_request", lambda: asked.append(1))
+    journal = Journal(url, lesson="08-how-ai-senses")
+    DrawingLab(journal)
+    CommandLab()
+    FairDataLab(journal)
+    training = TrainingLab(journal)
+    TestBench(training, journal)
+    CopyLab(journal)
+    PredictionBox("Which?", "This.", choices=["A", "B"], journal=journal)
+    assert asked == []

@@ -12,8 +12,10 @@ They use the same name, in the same order of strength (see :mod:`tokens_edu.stor
 3. else a name typed in the widget's own name box, or the page's ``?student=`` (the same name
    the Discuss box would prefill). It is a *typed* name: it never shows anyone's saved work.
 
-:func:`name_box` makes the box (only when the page may need it) and :func:`ensure_student`
-sets the journal's student before a save, or raises ValueError in plain words.
+:func:`name_box` makes the box hidden: it shows only when a save finds no name at all
+(:func:`ensure_student` then raises ValueError in plain words and shows it). Making the box reads
+nothing: in a warm (preheated) kernel the page's address is not known until a student opens the
+page, and reading the name would hold the rest of the lesson's cells until then.
 """
 
 from __future__ import annotations
@@ -42,12 +44,13 @@ def _query_name() -> str:
 
 
 def name_box(journal) -> widgets.Text | None:
-    """A "Your name:" box, prefilled from ``?student=``, when the page may need one: a journal
-    with no student yet, no JupyterHub login and no class roster. Else None."""
-    if journal is None or journal.student or getattr(journal, "roster_in_use", False):
+    """A hidden "Your name:" box for a widget that saves (None without a journal). It shows
+    when :func:`ensure_student` finds no name anywhere."""
+    if journal is None:
         return None
-    box = widgets.Text(value=clean_name(_query_name()), placeholder="Type your name", description="Your name:",
-                       style={"description_width": "initial"}, layout=widgets.Layout(width="min(100%, 320px)"))
+    box = widgets.Text(value="", placeholder="Type your name", description="Your name:",
+                       style={"description_width": "initial"},
+                       layout=widgets.Layout(width="min(100%, 320px)", display="none"))
     box.add_class("tokens-exit-name")
     return box
 
@@ -59,8 +62,9 @@ def ensure_student(journal, box: widgets.Text | None = None) -> str:
         journal: the page's Journal. box: the widget's own name box (see :func:`name_box`), or None.
 
     Raises:
-        ValueError: no journal, a class roster and no code yet, no name anywhere, or a name the
-            journal refuses (too long...), in plain words. The journal is unchanged then.
+        ValueError: no journal, a class roster and no code yet, no name anywhere (the box, if
+            any, is shown then), or a name the journal refuses (too long...), in plain words.
+            The journal is unchanged then.
     """
     if journal is None:
         raise ValueError("This page has nowhere to save.")
@@ -71,6 +75,8 @@ def ensure_student(journal, box: widgets.Text | None = None) -> str:
     typed = clean_name(box.value) if box is not None else ""
     typed = typed or clean_name(_query_name())
     if not typed:
+        if box is not None:
+            box.layout.display = None  # now the student needs it
         raise ValueError(NO_NAME)
     journal.student = typed
     return journal.student

@@ -238,3 +238,75 @@ def test_answers_since_for_a_live_view(tmp_path):
     t = j.answers()["saved_at"].iloc[-1].to_pydatetime()
     j.save("Chatbot", "two")
     assert list(j.answers(all_students=True, since=t)["answer"]) == ["two"]
+
+
+# --- the save rate limit (issue 20: one student saved 1,711 rows of 5,000 characters in 15 s) --
+
+def test_one_student_cannot_flood_the_answers(tmp_path):
+    url = _url(tmp_path)
+    flood = Journal(url, student="Ana", lesson="l1")
+    text = "x" * 5000
+    stored, refused = [], 0
+    for _ in range(300):  # as fast as a script can press Save
+        try:
+            stored.append(flood.save("Chatbot", text))
+        except ValueError as e:
+            assert str(e) == answers.TOO_FAST
+            refused += 1
+    assert len(stored) == 10 and refused == 290
+    assert "Wait a minute" in answers.TOO_FAST and "still in the box" in answers.TOO_FAST
+    # another page (another kernel, another tab) under the same name is counted with it
+    with pytest.raises(ValueError, match="saving very often"):
+        Journal(url, student="Ana", lesson="l2").save("Neural Network", "hello")
+    # a retry of a save that was stored is not refused, and stores nothing new
+    assert flood.save("Chatbot", text, answer_id=stored[0]) == stored[0]
+    # a page that types a new name before each save is counted as one page
+    hopper = Journal(url, lesson="l1")
+    for i in range(10):
+        hopper.student = f"name {i}"
+        hopper.save("Chatbot", "hi")
+    hopper.student = "name 10"
+    with pytest.raises(ValueError, match="saving very often"):
+        hopper.save("Chatbot", "hi")
+    # other students save as usual
+    Journal(url, student="Bo").save("Chatbot", "Bo's words")
+    counts = Journal(url).answers(all_students=True).groupby("student").size()
+    assert counts["Ana"] == 10 and counts["Bo"] == 1 and len(counts) == 12
+
+
+def test_the_limit_is_per_minute_and_per_hour(tmp_path, monkeypatch):
+    """Saves older than a minute count only towards the hour: 60 an hour at most."""
+    import time
+    from datetime import datetime, timedelta, timezone
+
+    import sqlalchemy as sa
+
+    from tokens_edu.store import schema
+
+    url = _url(tmp_path)
+    ana = Journal(url, student="Ana", lesson="l1")
+    old = datetime.now(timezone.utc) - timedelta(minutes=30)
+    with ana.engine.begin() as conn:
+        conn.execute(schema.answers.insert(), [
+            {"id": str(uuid.UUID(int=i)), "student": "Ana", "lesson": "l1", "card": "Chatbot", "prompt": "",
+             "answer": "earlier", "saved_at": old} for i in range(55)])
+    for _ in range(5):
+        ana.save("Chatbot", "now")
+    with pytest.raises(ValueError, match="saving very often"):
+        ana.save("Chatbot", "one more")  # 60 this hour
+    with ana.engine.begin() as conn:  # an hour later
+        conn.execute(schema.answers.update().values(saved_at=old - timedelta(hours=1)))
+    clock = time.monotonic() + 3601
+    monkeypatch.setattr(answers.time, "monotonic", lambda: clock)
+    ana.save("Chatbot", "an hour later")
+    with ana.engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(schema.answers)).scalar() == 61
+
+
+def test_drafts_are_kept_at_most_once_a_second_on_average(tmp_path):
+    j = Journal(_url(tmp_path), student="Ana", lesson="l1")
+    kept = sum(j.save_draft("Chatbot", f"draft {i}") for i in range(100))
+    assert kept == answers.DRAFTS_PER_MINUTE == 60
+    assert j.draft_for("Chatbot").text == "draft 59"  # the last one kept
+    assert not j.save_draft("Chatbot", "")  # emptying the box always works
+    assert j.draft_for("Chatbot") is None

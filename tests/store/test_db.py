@@ -114,3 +114,60 @@ def test_one_off_database_error_says_try_again(tmp_path, monkeypatch):
     assert str(e.value) == SAVE_FAILED == ("Your answer couldn't be saved just now. It is still "
                                            "in the box: try Save again.")
     assert j.problem is None  # a one-off: the store is not marked broken
+
+
+# --- a damaged file (issue 20: "~95 traceback lines before the plain message") ------------------
+
+def damaged_folder(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "journal.sqlite").write_bytes(bytes(range(256)) * 80)  # not a database any more
+    return folder
+
+
+def test_a_damaged_file_is_one_plain_line_that_says_what_to_do(tmp_path, caplog):
+    import logging
+
+    from tokens_edu.store import GameStore, Roster, StoreDamaged
+    from tokens_edu.store.db import check, damaged_message
+
+    folder = damaged_folder(tmp_path)
+    url = f"sqlite:///{folder / 'journal.sqlite'}"
+    message = damaged_message(url)
+    assert "\n" not in message and str(folder / "journal.sqlite") in message
+    assert "rename the file" in message and ".recover" in message
+    with caplog.at_level(logging.DEBUG):
+        lesson = Journal(url, student="Ana")  # a lesson still opens
+        assert lesson.problem == message
+        with pytest.raises(JournalUnavailable, match="can't be saved right now"):
+            lesson.save("Chatbot", "words")  # the student is told in their words
+        for opening in (lambda: Journal(url, read_only=True), lambda: GameStore(url), lambda: Roster(url),
+                        lambda: GameStore(url, read_only=True), lambda: Roster(url, read_only=True)):
+            with pytest.raises(StoreDamaged) as e:
+                opening()
+            assert str(e.value) == message
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+    assert check(url) == message
+    assert check(_url(tmp_path)) is None and not (tmp_path / "journal.sqlite").exists()  # not made
+    Journal(_url(tmp_path), student="Ana").save("Chatbot", "fine")
+    assert check(_url(tmp_path)) is None
+
+
+@pytest.mark.parametrize("command", [["teacher"], ["export", "-"], ["roster", "list"]])
+def test_the_teachers_commands_say_one_line_for_a_damaged_file(tmp_path, command):
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    if command == ["teacher"]:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            command = ["teacher", "--port", str(s.getsockname()[1])]
+    folder = damaged_folder(tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TOKENS_EDU_", "JUPYTERHUB_"))}
+    done = subprocess.run([sys.executable, "-m", "tokens_edu.cli", *command, "--data-dir", str(folder)],
+                          capture_output=True, text=True, timeout=120, env=env)
+    said = (done.stdout + done.stderr).strip().splitlines()
+    assert done.returncode == 2 and len(said) == 1, said[:8]
+    assert "is damaged" in said[0] and "rename the file" in said[0] and "Traceback" not in said[0]

@@ -435,3 +435,16 @@ def test_card_drawing_falls_back_to_plain_name(url, monkeypatch):
 def test_unknown_card_name_is_a_plain_error(url):
     with pytest.raises(ValueError, match="There is no card called 'Chatbt'. Did you mean Chatbot"):
         DiscussBox("Chatbt", Journal(url, student="Ana"))
+
+
+def test_saving_too_often_says_so_and_keeps_the_words(url):
+    """Issue 20: one student could flood saves. The box says, in plain words, to wait."""
+    box = DiscussBox("Chatbot", Journal(url, student="Ana"))
+    for i in range(10):
+        page_save(box, f"answer {i}")
+        assert "Saved at" in box.answer.status
+    page_save(box, "answer 10")
+    assert box.answer.status.startswith("You are saving very often. Wait a minute")
+    assert box.answer.status_kind == "bad" and box.answer.value == "answer 10"
+    assert box.answer.saved_text == "answer 9"  # the page does not say the new words were saved
+    assert len(box.journal.answers()) == 10

@@ -277,12 +277,12 @@ class Journal(PageIdentity, LessonWork):
         """
         limits = SAVE_LIMITS if limits is None else limits
         times = self._saves if times is None else times
-        self._check_page_rate(limits, times)
         insert = dialect_insert(self.engine)
 
         def work(conn) -> bool:
             stored = retry and conn.execute(sa.select(table.c.id).where(table.c.id == row["id"])).first()
             if not stored:
+                self._check_page_rate(limits, times)
                 self._check_rate(conn, table, row["student"], limits)
                 if insert is not None:  # a retry racing this one: the id is stored once
                     conn.execute(insert(table).values(**row).on_conflict_do_nothing(index_elements=["id"]))

@@ -18,11 +18,12 @@ the primary key instead of the whole table every second. What is here, for the d
 All take an engine (``journal.engine``; the teachers' read-only login under JupyterHub can read
 them) and return pandas DataFrames whose ``saved_at`` is a UTC time. None of them reads drafts.
 
-Why a feed re-reads a few seconds of rows on PostgreSQL: there a number is given when the row
-is written, but rows become visible when their transaction commits, so number 41 may appear
-just after number 42 was read. The feed therefore keeps reading from the last number it is sure
-of (:attr:`AnswerFeed.settle` seconds behind), and skips the rows it gave already. On SQLite
-writes take turns, so the numbers appear in order and nothing is read twice.
+Why a feed also asks for a few missing numbers on PostgreSQL: there a number is given when the
+row is written, but the row becomes visible when its transaction commits, so number 41 may
+appear just after number 42 was read. The feed therefore also asks, for
+:attr:`AnswerFeed.settle` seconds, for the numbers it skipped (a skipped number may also never
+come: a save that was rolled back, or a retry stored once). On SQLite writes take turns, so the
+numbers appear in order. Either way no row is given twice.
 
 Measured at 20,000 answers: ``benchmarks/store_reads.py``.
 """
@@ -30,7 +31,6 @@ Measured at 20,000 answers: ``benchmarks/store_reads.py``.
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Iterable
 
 import sqlalchemy as sa
@@ -159,7 +159,7 @@ class AnswerFeed:
     Args:
         source: a :class:`~tokens_edu.store.Journal` (its engine is used) or an engine.
         lessons: only these lessons (None: all).
-        settle: seconds a number stays open for a row that commits late (None: 10 on
+        settle: seconds a missing number is waited for (a row that commits late; None: 10 on
             PostgreSQL, 0 on SQLite; see the module's words).
 
     Attributes:
@@ -172,23 +172,28 @@ class AnswerFeed:
         table = pd.concat([table, feed.poll()])               # then only the new ones
     """
 
+    #: Most missing numbers waited for at once (a burst of rolled-back saves leaves many).
+    MAX_GAPS = 1000
+
     def __init__(self, source, lessons: Iterable[str] | None = None, settle: float | None = None):
         self._engine = source.engine if hasattr(source, "engine") else source
         self.lessons = list(lessons) if lessons is not None else None
         self.settle = (10.0 if self._engine.dialect.name == "postgresql" else 0.0) if settle is None else settle
-        self._safe = 0  # every row numbered up to this has been given
-        self._top = 0  # the highest number seen
-        self._given: set[int] = set()  # numbers above _safe already given
-        self._marks: deque[tuple[float, int]] = deque()  # (when, _top then)
+        self._top = 0  # the highest number given
+        self._gaps: dict[int, float] = {}  # numbers below _top not seen yet -> when first missed
         self.seen = 0
 
     @property
     def cursor(self) -> int:
-        """The number up to which every answer has been given (the next poll reads after it)."""
-        return self._safe
+        """The number up to which every answer has been given, or waited for long enough (the
+        next poll reads after it, and the few numbers still awaited)."""
+        return min(self._gaps) - 1 if self._gaps else self._top
 
     def poll(self):
         """The answers that arrived since the last poll (all of them at the first), oldest first.
+
+        Reads the rows numbered after the highest one given, and the few missing numbers below
+        it that may still commit (PostgreSQL); never a row twice.
 
         Returns:
             pandas.DataFrame with the columns of :data:`FEED_COLUMNS`; empty when nothing is new.
@@ -197,19 +202,25 @@ class AnswerFeed:
             sqlalchemy.exc.SQLAlchemyError: the database cannot be read (the feed is unchanged:
                 poll again later).
         """
-        df = answers_after(self._engine, self._safe, lessons=self.lessons)
-        if self._given and len(df):
-            df = df[~df["seq"].isin(self._given)].reset_index(drop=True)
+        a = schema.answers
         now = time.monotonic()
+        self._gaps = {n: t for n, t in self._gaps.items() if now - t < self.settle}
+        where = a.c.seq > self._top
+        if self._gaps:
+            where = sa.or_(where, a.c.seq.in_(sorted(self._gaps)))
+        query = _filtered(sa.select(*_feed_columns()).where(where).order_by(a.c.seq), self.lessons)
+        df = _frame(_rows(self._engine, query), FEED_COLUMNS)
         if len(df):
-            self._top = max(self._top, int(df["seq"].max()))
-        if self.settle <= 0:
-            self._safe, self._given = self._top, set()
-        else:
-            self._given.update(int(s) for s in df["seq"])
-            self._marks.append((now, self._top))
-            while self._marks and now - self._marks[0][0] >= self.settle:
-                self._safe = max(self._safe, self._marks.popleft()[1])
-            self._given = {s for s in self._given if s > self._safe}
+            numbers = [int(n) for n in df["seq"]]
+            for n in numbers:
+                self._gaps.pop(n, None)
+            top = max(numbers)
+            if self.settle > 0 and top > self._top:
+                got = set(numbers)
+                missing = [n for n in range(self._top + 1, top) if n not in got]
+                self._gaps.update((n, now) for n in missing[-self.MAX_GAPS:])
+                if len(self._gaps) > self.MAX_GAPS:
+                    self._gaps = dict(sorted(self._gaps.items())[-self.MAX_GAPS:])
+            self._top = max(self._top, top)
         self.seen += len(df)
         return df

@@ -33,6 +33,7 @@ import atexit
 import json
 import logging
 import uuid
+import warnings
 import weakref
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["GameStore", "SavedGame", "GameMoved", "GameKeeper", "SUMMARY_COLUMNS", "snapshot",
-           "games_table"]
+           "games_table", "ensure_table"]
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +101,23 @@ class SavedGame:
         """A line for a student: "Turn 7, Ana 6 - Computer 9, 42 moves"."""
         return (f"Turn {self.turn}, {self.names[0]} {self.tokens[0]} - {self.tokens[1]} "
                 f"{self.names[1]}, {self.moves} move{'s' if self.moves != 1 else ''}")
+
+
+def ensure_table(engine: sa.Engine, table: sa.Table, indexes=(), read_only: bool = False) -> bool:
+    """Kept for one release (``tokens_edu.saved_games.ensure_table``): tables now come from the
+    store's migrations. Brings the database up to date (unless ``read_only``) and says whether
+    ``table`` is there; ``indexes`` are ignored (the migrations make them).
+
+    Raises:
+        JournalUnavailable: the database cannot be brought up to date (plain words).
+    """
+    warnings.warn("ensure_table is replaced by the store's migrations "
+                  "(tokens_edu.store.migrate.ensure_current); it will be removed in the next release.",
+                  DeprecationWarning, stacklevel=2)
+    if not read_only:
+        ensure_current(engine)
+    with engine.connect() as conn:
+        return sa.inspect(conn).has_table(table.name)
 
 
 def _summary(game) -> dict:

@@ -30,6 +30,7 @@ import sqlalchemy as sa
 
 from .migrate import upgrade
 from .schema import MAX_NAME
+from .schema import logins as logins_table
 
 __all__ = ["prepare_database", "student_login", "teacher_login", "role_for", "student_name",
            "scram_verifier", "STUDENTS", "TEACHERS", "LOGINS"]
@@ -39,7 +40,7 @@ STUDENTS = "tokens_edu_students"
 #: The group role of the teachers' read-only login (made by migration 0002).
 TEACHERS = "tokens_edu_teachers"
 #: The table of which login belongs to which student (made by migration 0002).
-LOGINS = "tokens_edu_logins"
+LOGINS = logins_table.name
 
 
 def prepare_database(engine: sa.Engine) -> str | None:

@@ -23,7 +23,8 @@ Tables:
               row by row, ``width`` x ``height``; the view ``class_drawings`` shows them without
               names (the class's training data).
 
-On PostgreSQL a migration also sets up row-level security (each student's own login reads and
+On PostgreSQL a migration also makes ``tokens_edu_logins`` (:data:`logins`) and sets up
+row-level security (each student's own login reads and
 adds only their own rows; the teachers' login reads all): see
 :mod:`tokens_edu.store.logins`.
 """
@@ -33,6 +34,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 __all__ = ["metadata", "answers", "drafts", "games", "roster", "responses", "drawings", "class_drawings",
+           "logins",
            "COLUMNS", "RESPONSE_COLUMNS", "DRAWING_COLUMNS", "MAX_NAME", "MAX_ANSWER",
            "CODE_LENGTH", "BROWSER_LENGTH", "KINDS"]
 
@@ -89,7 +91,8 @@ answers = sa.Table(
 sa.Index("ix_answers_student_lesson_card", answers.c.student, answers.c.lesson, answers.c.card,
          answers.c.saved_at)
 sa.Index("ix_answers_student_saved_at", answers.c.student, answers.c.saved_at)
-sa.Index("ix_answers_lesson_card", answers.c.lesson, answers.c.card, answers.c.student)
+sa.Index("ix_answers_lesson_card", answers.c.lesson, answers.c.card, answers.c.student,
+         answers.c.saved_at)
 sa.Index("ix_answers_saved_at", answers.c.saved_at)
 
 drafts = sa.Table(
@@ -173,6 +176,16 @@ drawings = sa.Table(
 )
 sa.Index("ix_drawings_lesson_label", drawings.c.lesson, drawings.c.label)
 sa.Index("ix_drawings_student_lesson", drawings.c.student, drawings.c.lesson, drawings.c.saved_at)
+
+#: PostgreSQL only (made with the row-level security by migration 0002; not in :data:`metadata`,
+#: which both databases share): which database login belongs to which student
+#: (:mod:`tokens_edu.store.logins`). Students cannot read it.
+logins = sa.Table(
+    "tokens_edu_logins",
+    sa.MetaData(),
+    sa.Column("role_name", sa.Text, primary_key=True),
+    sa.Column("student", sa.String(200), nullable=False, unique=True),
+)
 
 #: A view (made by the migrations, so not in :data:`metadata`): every drawing without names or
 #: times, the class's training data for lesson 8.

@@ -87,8 +87,8 @@ _STATIC = Path(__file__).resolve().parent / "static"
 #: The character counter under the answer box appears past this many characters.
 COUNT_FROM = 4000
 
-NAME_NOTE = ("This name is not a password: anyone can type any name. Your saved answer comes "
-             "back only on your own lesson link.")
+NAME_NOTE = ("This name is not a password: anyone can type any name. Your saved answers come "
+             "back only in this browser, on this computer.")
 
 
 class AnswerBox(anywidget.AnyWidget):

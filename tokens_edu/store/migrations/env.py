@@ -1,4 +1,4 @@
-"""Alembic's environment for the store's migrations.
+"""Alembic's environment for the store's migrations (run by Alembic, never imported by the package).
 
 :func:`tokens_edu.store.migrate.upgrade` passes an open connection (``config.attributes
 ["connection"]``) that already holds the database's write lock (SQLite: ``BEGIN IMMEDIATE``;

@@ -10,7 +10,8 @@
   there are numbered in the order they were saved. The teacher's views read "the answers after
   number N" instead of the whole table (:mod:`tokens_edu.store.feed`).
 * Indexes for those reads and for the save rate limit: ``answers (student, saved_at)``,
-  ``answers (lesson, card, student)`` and ``answers (saved_at)``.
+  ``answers (lesson, card, student, saved_at)`` (the progress counts read only the index) and
+  ``answers (saved_at)``.
 
 SQLite cannot change a primary key in place, so there the two tables are copied into new ones
 (inside the upgrade's one transaction: all or nothing). PostgreSQL changes them in place, which
@@ -107,7 +108,7 @@ def upgrade() -> None:
         _postgresql(bind)
     op.add_column("games", _browser())
     op.create_index("ix_answers_student_saved_at", "answers", ["student", "saved_at"])
-    op.create_index("ix_answers_lesson_card", "answers", ["lesson", "card", "student"])
+    op.create_index("ix_answers_lesson_card", "answers", ["lesson", "card", "student", "saved_at"])
     op.create_index("ix_answers_saved_at", "answers", ["saved_at"])
 
 

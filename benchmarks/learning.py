@@ -41,47 +41,20 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
-import statistics
 import sys
 import time
 
-from tokens_edu import Game, starter_decks, train_batches
-from tokens_edu.lab.simulation import game_seed
+from bots import _load, _match, _mmm  # the same helpers and deals as benchmarks/bots.py
+
+from tokens_edu import train_batches
 from tokens_edu.lab.stats import wilson_interval
-from tokens_edu.players import GreedyBot, LearningBot
-
-
-def _load() -> str:
-    return f"load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "load unknown"
-
-
-def _mmm(values, fmt="{:.3f}") -> str:
-    if not values:
-        return "n/a"
-    return "/".join(fmt.format(v) for v in (min(values), statistics.median(values), max(values)))
-
-
-def _deal(seed: int, g: int):
-    decks = starter_decks()
-    r = random.Random(f"tokens-edu-bench-learning/{seed}/{g // 2}")  # games 2k, 2k+1: same decks, seats swapped
-    a, b = r.randrange(len(decks)), r.randrange(len(decks))
-    return (decks[a], decks[b]) if g % 2 == 0 else (decks[b], decks[a])
+from tokens_edu.players import LearningBot
 
 
 def against_greedy(bot, games: int, seed: int) -> float:
-    """Points per game of ``bot`` against GreedyBot over ``games`` seat-swapped games."""
-    points = 0.0
-    greedy = GreedyBot()
-    for g in range(games):
-        d0, d1 = _deal(seed, g)
-        game = Game.new(d0, d1, seed=game_seed(seed, g), turn_limit=100)
-        seat = g % 2
-        players = (bot, greedy) if seat == 0 else (greedy, bot)
-        while not game.over:
-            game.push(players[game.to_act].choose_move(game))
-        points += 0.5 if game.winner is None else float(game.winner == seat)
-    return points / games
+    """Points per game of ``bot`` against GreedyBot over ``games`` games, seats swapped every
+    game on the same two decks (``benchmarks/bots.py``'s match)."""
+    return _match(bot, games, seed)
 
 
 def five_minutes(train_seconds: float, eval_games: int, seed: int, batch_size: int = 50) -> dict:

@@ -148,7 +148,9 @@ def train_batches(bot: LearningBot, opponent="greedy", batch_size: int = 25, bat
     two batches (the learning curve, ``bot.weights`` as bars) and stop whenever it likes.
 
     The games are the ones :func:`train` plays with the same arguments: game numbers go on
-    from batch to batch.
+    from batch to batch. Keep one generator for a page's whole training (``next`` for each
+    batch): a new call with the same seed deals the same games again (the bot's own random
+    numbers differ, as its ``games_trained`` does), so give a new call another ``seed``.
 
     Args:
         bot, opponent, seed, explore, decks, turn_limit: as for :func:`train`.

@@ -362,7 +362,14 @@ class LearningBot(Bot):
     # -- learning from play -----------------------------------------------------------------------
     def start_learning(self, explore: float = 0.0) -> None:
         """Start a training game: from now on its picks are drawn (see the module) and
-        remembered until :meth:`learn_from_game`. :func:`tokens_edu.train` calls both."""
+        remembered until :meth:`learn_from_game`. :func:`tokens_edu.train` calls both.
+
+        Args:
+            explore: the chance (0 to 1) of a random move, one it does not learn from.
+
+        Raises:
+            ValueError: ``explore`` is not a number from 0 to 1.
+        """
         self._explore_now = _fraction("explore", explore, 1.0)
         self._decisions = {}
 

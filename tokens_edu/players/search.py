@@ -74,9 +74,11 @@ class Thinking:
         finished: per move, how many of its imagined games ended (a winner or a draw) before
             the :data:`HORIZON`; the others' results are guesses from the board.
         twin_of: per move, the index of the move it was found to be a twin of (the same
-            results on every deal both played), or -1.
+            results on every deal both played, at least one a guess from the same board), or -1.
         rank: per move, its place in the quick rules' order (0 first: GreedyBot's pick), which
             breaks ties.
+        final: the indices of the moves compared last (the pick is the best of them); every
+            other move tried was dropped at a cut, when it and the pick had played the same deals.
         worlds: imagined deals used. iterations: imagined games in all. seconds: time spent.
         greedy: GreedyBot's pick.
     """
@@ -95,6 +97,7 @@ class Thinking:
     finished: list = field(default_factory=list)
     twin_of: list = field(default_factory=list)
     rank: list = field(default_factory=list)
+    final: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
     def win_chance(self, i: int) -> float:
@@ -289,20 +292,27 @@ class SearchBot(Bot):
                 alive = [i for i in order if i in keep]
         best = max(final, key=lambda i: (mean(i), -rank[i]))
         t.chosen = moves[best]
+        t.final = sorted(final)
         t.worlds, t.iterations = worlds, used
         t.seconds = time.perf_counter() - start
 
 
 def _fold_twins(t: Thinking, alive: list[int]) -> list[int]:
     """``alive`` without the twins: a move whose results are the same as those of a move
-    before it in ``alive`` (the quick rules' order) on every deal both played is folded into
-    it (``t.twin_of``; its own twins follow it)."""
+    before it in ``alive`` (the quick rules' order) on every deal both played, one of them at
+    least a guess from the board, is folded into it (``t.twin_of``; its own twins follow it)."""
     first: dict[tuple, int] = {}
     out = []
     for i in alive:
         key = tuple(t.results[i])
+        # a guess from the board (a value other than a win, a loss or a draw) is the same only
+        # when the boards are: results that are all wins or losses are equally good, not the
+        # same games (another deal might tell them apart), so those moves stay apart
+        if not key or all(v in (0.0, 0.5, 1.0) for v in key):
+            out.append(i)
+            continue
         rep = first.get(key)
-        if rep is None or not key:
+        if rep is None:
             first[key] = i
             out.append(i)
             continue

@@ -58,7 +58,7 @@ import random
 from ..engine import moves as mv
 from ..errors import IllegalAction
 
-__all__ = ["explain", "describe", "hidden_to_others", "mask", "MAX_OPTIONS", "COLUMNS"]
+__all__ = ["explain", "describe", "hidden_to_others", "mask", "why_chosen", "MAX_OPTIONS", "COLUMNS"]
 
 #: At most this many options in an explanation (the chosen one and the best others).
 MAX_OPTIONS = 5
@@ -320,10 +320,11 @@ def why_chosen(t, others: list[tuple[int, int, float]]) -> str:
         t: the search's :class:`~tokens_edu.players.search.Thinking`.
         others: the other rows shown, as ``(move index, games, win chance)``.
 
-    Two reasons are possible, and both are true by the way the search works: an option with
-    fewer games was dropped early, and on the very same pretend games the chosen move did at
-    least as well (the sentence gives both numbers); an option with as many games did just as
-    well or a little worse, and the quick rules' order broke the tie.
+    Two reasons are possible, and both are true by the way the search works: an option dropped
+    at a cut (not in ``t.final``) was compared with the chosen move on the very same pretend
+    games, where the chosen move did at least as well (the sentence gives both numbers); an
+    option compared to the end did just as well or a little worse, and the quick rules' order
+    broke a tie.
     """
     c = t.moves.index(t.chosen)
     mine = t.win_chance(c)
@@ -332,8 +333,8 @@ def why_chosen(t, others: list[tuple[int, int, float]]) -> str:
     level = [(i, g, w) for i, g, w in others if g and _pct(w) >= _pct(mine)]
     if not level:
         return ""
-    dropped = [(i, g, w) for i, g, w in level if g < t.games[c]]
-    even = [(i, g, w) for i, g, w in level if g >= t.games[c]]
+    dropped = [(i, g, w) for i, g, w in level if i not in t.final]
+    even = [(i, g, w) for i, g, w in level if i in t.final]
     parts = []
     if len(dropped) == 1:
         i, g, w = dropped[0]

@@ -55,7 +55,7 @@ from .game_view import GameView
 from .who import ensure_student
 
 __all__ = ["TrainingLab", "CopyLab", "TestBench", "OPPONENTS", "MESSAGES", "RATE_CHOICES", "FIRST_CHOICES",
-           "CHANGE_POINTS", "BATCH_GAMES", "RATE_KEY", "NUMBER_KEY", "TEST_KEY", "COPY_KEY"]
+           "CHANGE_POINTS", "DROP_POINTS", "BATCH_GAMES", "RATE_KEY", "NUMBER_KEY", "TEST_KEY", "COPY_KEY"]
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,12 @@ MESSAGES = {
     "teach_first": "Click Teach my copy first.",
     "train_first": "Train the player first, in Part 1.",
     "testing": "Testing: {n} games against each player...",
+    "test_drop": ("Against {who}, it won {then} of its last training games but only {now} in the test. "
+                  "In training it sometimes tries other moves. In a test it always plays the move with "
+                  "the most points, and here that did worse. Train one more batch, then test again."),
 }
+#: A test this many points below the last training batch against the same player gets a note.
+DROP_POINTS = 30
 
 _GREEN = "#1d5e20"
 _RED = "#8a1c1c"
@@ -359,7 +364,10 @@ class TestBench(widgets.VBox):
 
     def test(self) -> dict | None:
         """What the button does: play :attr:`games` games against each opponent (no learning)
-        and show the win rates, marking the opponents it trained with.
+        and show the win rates, marking the opponents it trained with. When the test against a
+        player it trained with is :data:`DROP_POINTS` or more below its last training batch
+        against that player, a note says why that can happen (in training it draws its moves
+        by chance; in a test it always plays its top move) and what to do.
 
         Returns:
             dict opponent -> win rate, or None when it has not trained yet.
@@ -392,8 +400,14 @@ class TestBench(widgets.VBox):
         else:
             verdict = ("It has trained against both players. Click Start over in Part 1 and train a new "
                        "player against only one of them.")
+        drops = []
+        for o, rate in results.items():  # its top moves can do far worse than its training's tries
+            last = next((b["win_rate"] for b in reversed(lab.batches) if b["opponent"] == o), None)
+            if last is not None and (last - rate) * 100 >= DROP_POINTS:
+                drops.append(MESSAGES["test_drop"].format(who=_SHORT[o], then=percent(last), now=percent(rate)))
         self.message.value = ""
-        self.result.value = share_bars(rows) + f'<p style="margin:6px 0;font-size:15px"><strong>{_e(verdict)}</strong></p>'
+        self.result.value = (share_bars(rows) + f'<p style="margin:6px 0;font-size:15px"><strong>{_e(verdict)}</strong></p>'
+                             + "".join(f'<p style="margin:6px 0;font-size:15px">{_e(d)}</p>' for d in drops))
         text = "; ".join(f"{_SHORT[o]} {percent(r)} ({'trained with' if lab.trained.get(o) else 'new'})"
                          for o, r in results.items())
         _save(self.journal, TEST_KEY, f"After {lab.games} training games: {text}.", "result")

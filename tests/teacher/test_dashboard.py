@@ -464,3 +464,36 @@ def test_progress_shows_each_lessons_prompts_before_anyone_answers(tmp_path):
         pairs.index(("05-play-the-computer", "Sensor"))  # the lesson's own first, then games'
     assert [p[0] for p in pairs] == sorted(p[0] for p in pairs)
     assert lesson_prompts(tmp_path / "none") == [] and lesson_prompts(None) == []
+
+
+def test_a_game_left_alone_has_the_same_state_word_on_every_page(dash, db):
+    """Issue 21 part 7: Progress said "left" where Games said "playing" for the same game."""
+    from datetime import datetime, timedelta, timezone
+
+    import sqlalchemy as sa
+
+    from tokens_edu.store.games import games_table
+
+    store = GameStore(db)
+    d = starter_decks()
+    game = Game.new(d[1], d[6], seed=4, names=("Dot", "Computer"))
+    gid = store.start(game, "Dot", "05-play-the-computer", ("human", "greedy"), "turn", page="p")
+    bot = GreedyBot()
+    for _ in range(6):
+        game.apply(bot.choose(game))
+    store.save(gid, game, "p")
+    engine = sa.create_engine(db)
+    with engine.begin() as conn:  # nobody has moved in it for an hour
+        conn.execute(games_table.update().where(games_table.c.id == gid)
+                     .values(updated_at=datetime.now(timezone.utc) - timedelta(hours=1)))
+    engine.dispose()
+    c = teacher(dash)
+    _, _, progress = c.get(dash.root + "progress")
+    dot = re.search(r"<tr><th class=\"student\">Dot</th>(.*?)</tr>", progress).group(1)
+    assert f"playing, turn {game.turn}" in dot and "left" not in dot
+    _, _, games = c.get(dash.root + "games?student=Dot")
+    row = re.search(r"<tr class=\"game-row\">(.*?)</tr>", games).group(1)
+    assert "<td>playing</td>" in row
+    _, _, replay = c.get(dash.root + f"games/{gid}")
+    assert re.search(r'class="replay-status">playing \(saved ', replay)
+    assert re.search(r'started (\d+ \w{3} )?\d\d:\d\d:\d\d', replay)  # the one 24-hour clock

@@ -136,6 +136,7 @@ def test_wheel_carries_every_card_and_lesson_file(wheel):
         assert f"tokens_edu/widgets/static/{static.name}" in names, static.name
     for page in sorted((ROOT / "tokens_edu" / "server" / "templates").glob("*.html")):
         assert f"tokens_edu/server/templates/{page.name}" in names, page.name
+    assert "tokens_edu/lab/data/sketches.csv" in names  # the sketch table of lessons 8 and 11
 
 
 def test_the_install_is_what_serving_needs_and_nothing_else(fresh):

@@ -195,6 +195,52 @@ def test_answers_are_escaped_filtered_and_latest_first(dash, db):
     assert "second try" in page and "Bo&#x27;s idea" not in page
 
 
+def test_concept_checks_sit_beside_the_answers(dash, db):
+    """Issue 19 part 6: predictions, exit questions and lesson results, by student, lesson and
+    question, with how many are right, on the Answers page beside the Discuss answers."""
+    lesson = "11-fair-data"
+    ana = Journal(db, student="Ana", lesson=lesson)
+    bo = Journal(db, student="Bo", lesson=lesson)
+    ana.save("Fairness Check", "Only if it is fixed first.")
+    ana.save_response("Which group do you think the app will get wrong most often?", "Pen on a tablet",
+                      kind="prediction", correct=False)
+    ana.save_response("Which group do you think the app will get wrong most often?", "Finger on a phone",
+                      kind="prediction", correct=True)
+    bo.save_response("Which group do you think the app will get wrong most often?", "<b>Mouse</b>",
+                     kind="prediction", correct=False)
+    bo.save_response("Test result: accuracy for each group", "Test 1: pen 100%, finger 67%", kind="result")
+    ana.save_response("What is the best first step to fix it?", "Add examples from the group it fails",
+                      kind="exit", correct=True)
+    c = teacher(dash)
+    _, _, page = c.get(dash.root + f"?lesson={lesson}")
+    answers_at, checks_at = page.index('class="discuss-answers"'), page.index('class="checks"')
+    assert answers_at < checks_at and "Only if it is fixed first." in page[answers_at:checks_at]
+    summary = page[page.index('class="check-summary"'):page.index("By student")]
+    assert re.search(r"wrong most often\?</td><td>Prediction</td><td class=\"num\">2</td>"
+                     r"<td class=\"score\">1 of 2 right \(1 of 3 tries\)</td>", summary), summary
+    assert "Exit question</td><td class=\"num\">1</td><td class=\"score\">1 of 1 right" in summary
+    assert "Result</td><td class=\"num\">1</td><td class=\"score\">no single right answer" in summary
+    assert "&lt;b&gt;Mouse&lt;/b&gt;" in page and "<b>Mouse</b>" not in page  # escaped
+    assert "(1 of 2 tries right)" in page  # Ana's latest guess, after a wrong one
+    _, _, page = c.get(dash.root + f"?lesson={lesson}&student=Bo&fragment=1")
+    checks = page[page.index('class="checks"'):]
+    assert "Test 1: pen 100%" in checks and "Finger on a phone" not in checks  # Bo's only
+    _, _, page = c.get(dash.root + "?lesson=05-play-the-computer")
+    assert "No predictions, exit questions or results yet" in page
+
+
+def test_events_tell_the_page_when_a_prediction_arrives(dash, db):
+    c = teacher(dash)
+    stream = c.opener.open(dash.root + "events", timeout=20)
+    first = stream.readline().decode()
+    stream.readline()
+    Journal(db, student="Cy", lesson="10-teach-the-computer").save_response(
+        "Batch guess: what will its win rate do?", "It will go up", kind="prediction", correct=True)
+    second = stream.readline().decode()
+    assert second.startswith("data: ") and second != first
+    stream.close()
+
+
 def test_export_is_formula_safe(dash, db):
     nasty = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx"]
     for i, text in enumerate(nasty):
@@ -418,3 +464,36 @@ def test_progress_shows_each_lessons_prompts_before_anyone_answers(tmp_path):
         pairs.index(("05-play-the-computer", "Sensor"))  # the lesson's own first, then games'
     assert [p[0] for p in pairs] == sorted(p[0] for p in pairs)
     assert lesson_prompts(tmp_path / "none") == [] and lesson_prompts(None) == []
+
+
+def test_a_game_left_alone_has_the_same_state_word_on_every_page(dash, db):
+    """Issue 21 part 7: Progress said "left" where Games said "playing" for the same game."""
+    from datetime import datetime, timedelta, timezone
+
+    import sqlalchemy as sa
+
+    from tokens_edu.store.games import games_table
+
+    store = GameStore(db)
+    d = starter_decks()
+    game = Game.new(d[1], d[6], seed=4, names=("Dot", "Computer"))
+    gid = store.start(game, "Dot", "05-play-the-computer", ("human", "greedy"), "turn", page="p")
+    bot = GreedyBot()
+    for _ in range(6):
+        game.apply(bot.choose(game))
+    store.save(gid, game, "p")
+    engine = sa.create_engine(db)
+    with engine.begin() as conn:  # nobody has moved in it for an hour
+        conn.execute(games_table.update().where(games_table.c.id == gid)
+                     .values(updated_at=datetime.now(timezone.utc) - timedelta(hours=1)))
+    engine.dispose()
+    c = teacher(dash)
+    _, _, progress = c.get(dash.root + "progress")
+    dot = re.search(r"<tr><th class=\"student\">Dot</th>(.*?)</tr>", progress).group(1)
+    assert f"playing, turn {game.turn}" in dot and "left" not in dot
+    _, _, games = c.get(dash.root + "games?student=Dot")
+    row = re.search(r"<tr class=\"game-row\">(.*?)</tr>", games).group(1)
+    assert "<td>playing</td>" in row
+    _, _, replay = c.get(dash.root + f"games/{gid}")
+    assert re.search(r'class="replay-status">playing \(saved ', replay)
+    assert re.search(r'started (\d+ \w{3} )?\d\d:\d\d:\d\d', replay)  # the one 24-hour clock

@@ -5,7 +5,9 @@
 the games of :mod:`tokens_edu.saved_games`) and never writes to it. Pages:
 
 * **Answers** (``/``): every answer by student, lesson and card, with filters and a search;
-  each student's latest answer per card by default, every save on request.
+  each student's latest answer per card by default, every save on request. Beside them, the
+  same students' **concept checks** (predictions, exit questions and lesson results, with how
+  many are right: :mod:`tokens_edu.teacher.checks`).
 * **Progress** (``/progress``): a grid of who has answered which prompt, and each student's
   latest game (playing now at what score, won, lost).
 * **Answer wall** (``/wall``): the answers to one card in large type with **no names**, to
@@ -50,7 +52,7 @@ import re
 import secrets
 import time
 from collections import OrderedDict
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from urllib.parse import urlencode
 
 import tornado.iostream
@@ -59,7 +61,8 @@ import tornado.web
 from ..content.cards import load_cards
 from ..game.replay import Replay
 from ..present.render import COLOR_STYLES
-from ..present.table import table_state
+from ..present import REPLAY, present
+from ..present.words import clock, game_state, when_text
 from ..store.games import GameStore, games_table
 from ..store.journal import (
     COLUMNS,
@@ -70,6 +73,8 @@ from ..store.journal import (
     write_csv,
 )
 from ..store.roster import Roster, roster_table
+from ..store.schema import responses as responses_table
+from .checks import checks_html
 
 __all__ = ["make_app", "serve", "TokenAuth", "DashboardData", "safe_cell", "answers_csv",
            "DEFAULT_PORT"]
@@ -82,8 +87,6 @@ DEFAULT_PORT = 8867
 MAX_ROWS = 1000
 #: Seconds between two looks at the database while a dashboard is open.
 POLL_SECONDS = 1.0
-#: A game not saved for this long is shown as "left" instead of "playing now".
-IDLE_GAME = timedelta(minutes=20)
 
 
 
@@ -184,7 +187,9 @@ class DashboardData:
                  if self.games._ready() else ())
             r = (conn.execute(sa.select(sa.func.count(), sa.func.max(roster_table.c.code))).first()
                  if self.roster._ready() else ())
-        return tuple(str(x) for x in (*a, *g, *r))
+            c = (conn.execute(sa.select(sa.func.count(), sa.func.max(responses_table.c.saved_at))).first()
+                 if sa.inspect(conn).has_table(responses_table.name) else ())
+        return tuple(str(x) for x in (*a, *g, *r, *c))
 
     def answers(self, student: str = "", lesson: str = "", card: str = "", search: str = "",
                 every_save: bool = False):
@@ -210,6 +215,20 @@ class DashboardData:
         if not every_save and len(df):
             df = df.sort_values("saved_at").drop_duplicates(["student", "lesson", "card"], keep="last")
         return df.sort_values("saved_at", ascending=False)
+
+    def responses(self, student: str = "", lesson: str = ""):
+        """Predictions, exit questions and lesson results (every save, oldest first), for the
+        concept checks beside the answers (:mod:`tokens_edu.teacher.checks`).
+
+        Args:
+            student, lesson: keep only rows with exactly this value ("" keeps all).
+        """
+        df = self.journal.responses(all_students=True)
+        if student:
+            df = df[df["student"] == student]
+        if lesson:
+            df = df[df["lesson"] == lesson]
+        return df
 
     def choices(self) -> dict:
         """The values the filters offer: ``students``, ``lessons``, ``cards``, ``prompts``
@@ -334,11 +353,12 @@ def _local(ts) -> datetime | None:
 
 
 def _when(ts) -> str:
-    t = _local(ts)
-    if t is None:
-        return ""
-    now = datetime.now().astimezone()
-    return t.strftime("%H:%M:%S") if t.date() == now.date() else t.strftime("%d %b %H:%M")
+    return when_text(ts)  # one clock on every page (present/words.py)
+
+
+def _winner(value) -> int | None:
+    """A games table's winner as 0, 1 or None (pandas reads a column with draws as floats, NaN)."""
+    return None if value is None or value != value else int(value)
 
 
 def _ago(ts) -> str:
@@ -493,6 +513,7 @@ class AnswersHandler(BaseHandler):
         f = {k: self.get_query_argument(k, "") for k in ("student", "lesson", "card", "q")}
         every = bool(self.get_query_argument("every", ""))
         df = await self.run(lambda: self.data.answers(f["student"], f["lesson"], f["card"], f["q"], every))
+        checks = await self.run(lambda: self.data.responses(f["student"], f["lesson"]))
         choices = await self.run(self.data.choices)
         query = {k: v for k, v in f.items() if v}
         if every:
@@ -522,6 +543,9 @@ class AnswersHandler(BaseHandler):
                 + ('<table class="answers"><thead><tr><th>Saved</th><th>Student</th><th>Lesson</th>'
                    '<th>Card</th><th>Answer</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>"
                    if rows else '<p class="empty">No answers yet. They appear here as students save them.</p>'))
+        # beside the Discuss answers: what the same students predicted and measured (concept checks)
+        body = (f'<div class="beside"><section class="discuss-answers">{body}</section>'
+                f"{checks_html(checks, when=_when)}</div>")
         self.fragment_or_page("Answers", body, "answers", controls)
 
 
@@ -597,13 +621,9 @@ class ProgressHandler(BaseHandler):
         me, other = (g.name0, g.name1) if g.seat == 0 else (g.name1, g.name0)
         mine, theirs = (g.tokens0, g.tokens1) if g.seat == 0 else (g.tokens1, g.tokens0)
         score = f"{mine}&ndash;{theirs} vs {_e(other)}"
-        if g.status == "over":
-            state = ("won" if g.winner == g.seat else "lost" if g.winner is not None else "draw")
-        elif g.status == "playing" and now - g.updated_at.to_pydatetime() < IDLE_GAME:
-            state = f"playing, turn {g.turn}"
-        else:
-            state = "left" if g.status == "playing" else "stopped"
-        return (f'<span class="state state-{state.split(",")[0]}">{_e(state)}</span> {score} '
+        state = game_state(g.status, _winner(g.winner), seat=g.seat, turn=g.turn)  # the word Games and Replay use
+        kind = state.split(", ")[-1].replace("a draw", "draw") if g.status == "over" else g.status
+        return (f'<span class="state state-{_e(kind)}">{_e(state)}</span> {score} '
                 f'<small>{_e(_ago(g.updated_at))}</small> '
                 f'<a href="{self.base}games/{_e(g.id)}">replay</a>')
 
@@ -670,9 +690,7 @@ class GamesHandler(BaseHandler):
                     + '<button type="submit">Show</button></form>')
         rows = []
         for g in df.itertuples():
-            status = {"playing": "playing", "over": "over", "stopped": "stopped"}.get(g.status, g.status)
-            if g.status == "over":
-                status = f"{g.name0 if g.winner == 0 else g.name1} won" if g.winner is not None else "draw"
+            status = game_state(g.status, _winner(g.winner), names=(g.name0, g.name1))
             rows.append(
                 f'<tr class="game-row"><td>{_e(_ago(g.updated_at))}</td><td class="student">{_e(g.student)}</td>'
                 f'<td>{_e(g.lesson)}</td><td>{_e(g.name0)} {g.tokens0}&ndash;{g.tokens1} {_e(g.name1)}</td>'
@@ -746,17 +764,14 @@ class ReplayHandler(BaseHandler):
         seat = saved.seat if seat not in (0, 1) else seat
         other = 1 - seat
         caption = replay.caption()
-        state = table_state(replay.game, seat, seat=seat, log_lines=list(lines))
+        state = present(replay.game, seat, REPLAY, log_lines=list(lines)).table_state()
         state.update(v=replay.step, status=caption, step="", title="")
         hand = [c.name for c in replay.game.observation(other).hand]
         other_hand = (f"<b>{_e(replay.names[other])}&#x27;s hand</b> ({len(hand)}): "
                       + (" ".join(f'<span class="chip">{_e(n)}</span>' for n in hand) or "<i>empty</i>"))
-        status = saved.status
-        if status == "playing":
-            status = f"still being played (saved {_ago(saved.updated_at)})"
-        elif status == "over":
-            w = saved.winner
-            status = f"over: {saved.names[w]} won" if w is not None else "over: a draw"
+        status = game_state(saved.status, saved.winner, names=saved.names)
+        if saved.status == "playing":
+            status += f" (saved {_ago(saved.updated_at)})"
         return {"step": replay.step, "length": replay.length, "caption": caption, "seat": seat,
                 "lines_html": "".join(f"<div>{_e(t)}</div>" for t in lines),
                 "state": state, "palette": {k: dict(v) for k, v in COLOR_STYLES.items()},
@@ -941,6 +956,9 @@ _JS = r"""
   const base = document.body.dataset.base || "/";
   const live = document.getElementById("live");
   const status = document.getElementById("live-status");
+  // One clock on every page: 24-hour with seconds, as present/words.py's clock() writes it.
+  const two = n => String(n).padStart(2, "0");
+  const clock = d => `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 
   // Filters: a changed select submits its form at once.
   document.querySelectorAll("select.auto-submit, input.auto-submit").forEach(el =>
@@ -1042,7 +1060,7 @@ _JS = r"""
       .then(r => { if (r.redirected || !r.ok) throw new Error("login"); return r.text(); })
       .then(html => {
         live.innerHTML = html;
-        if (status) status.textContent = "Live \u00b7 updated " + new Date().toLocaleTimeString();
+        if (status) status.textContent = "Live \u00b7 updated " + clock(new Date());
       })
       .catch(() => { if (status) status.textContent = "Not updating: log in again."; })
       .finally(() => { loading = false; if (again) { again = false; refresh(); } });
@@ -1075,6 +1093,12 @@ table { border-collapse: collapse; background: #fff; }
 th, td { border: 1px solid #ddd; padding: 5px 8px; text-align: left; vertical-align: top; font-size: 14px; }
 td.answer { white-space: pre-wrap; max-width: 60ch; overflow-wrap: anywhere; }
 td.when, td.num { white-space: nowrap; }
+.beside { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+.beside > .discuss-answers { flex: 3 1 560px; min-width: 0; }
+.beside > .checks { flex: 2 1 420px; min-width: 0; }
+.checks h2 { font-size: 18px; margin: 0 0 6px; } .checks h3 { font-size: 15px; margin: 12px 0 4px; }
+.checks .right { color: #1d5e20; font-weight: bold; } .checks .wrong { color: #8a1c1c; font-weight: bold; }
+.checks .open { color: #666; } .checks td.question { max-width: 28ch; } .checks td.score { white-space: nowrap; }
 .saves { color: #666; font-size: 12px; }
 .count, .note, .empty { color: #444; }
 .grid-wrap { overflow: auto; max-height: 75vh; }

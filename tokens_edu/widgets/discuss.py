@@ -63,7 +63,6 @@ from __future__ import annotations
 import html
 import logging
 import uuid
-from datetime import datetime
 from pathlib import Path
 
 import anywidget
@@ -72,11 +71,13 @@ import traitlets
 
 from ..content.cards import Card, load_cards
 from ..content.names import clean_name
+from ..present.words import clock
 from ..store import Journal, JournalUnavailable
 from ..store.answers import too_long_message
 from ..store.identity import CODE_NEEDED, student_from_query
 from ..store.schema import MAX_ANSWER
 from .browser import BrowserKey
+from .trust import refuse
 
 __all__ = ["DiscussBox", "AnswerBox"]
 
@@ -94,11 +95,14 @@ NAME_NOTE = ("This name is not a password: anyone can type any name. Your saved 
 class AnswerBox(anywidget.AnyWidget):
     """The writing area of a Discuss box: a text box, a counter, Save, a status line.
 
-    The front end (``static/discuss.js``) owns the text box. It sends the kernel three kinds of
-    messages, in order: ``{"type": "draft", "text", "seq"}`` a moment after typing stops,
-    ``{"type": "save", "text", "seq"}`` on Save (the text as shown), and ``{"type": "ping"}``
-    (answered with ``{"type": "pong"}``; silence means lost contact). The kernel answers a draft
-    or a save by setting the traits below in one update, ``ack`` last known ``seq``.
+    The front end (``static/discuss.js``) owns the text box. It sends the kernel four kinds of
+    messages, in order: ``{"type": "dirty", "dirty": bool}`` at once when the box starts or stops
+    holding words that are not saved, ``{"type": "draft", "text", "seq"}`` a moment after typing
+    stops, ``{"type": "save", "text", "seq"}`` on Save (the text as shown), and ``{"type":
+    "ping"}`` (answered with ``{"type": "pong"}``; silence means lost contact). The kernel answers
+    a draft or a save by setting the traits below in one update, ``ack`` last known ``seq``.
+    Anything else is refused and logged (:func:`tokens_edu.widgets.trust.refuse`); the page sets
+    no trait itself.
 
     Args:
         on_save: ``on_save(text) -> str``: store ``text`` as the answer; return the status line
@@ -115,6 +119,8 @@ class AnswerBox(anywidget.AnyWidget):
 
     _esm = _STATIC / "discuss.js"
     _css = _STATIC / "discuss.css"
+    #: The page sets none of the traits: it sends messages, the kernel answers (widgets/trust.py).
+    _page_may_set = ()
 
     value = traitlets.Unicode("").tag(sync=True)
     saved_text = traitlets.Unicode("").tag(sync=True)
@@ -137,7 +143,15 @@ class AnswerBox(anywidget.AnyWidget):
         self._on_save = on_save
         self._on_draft = on_draft
         self._seq = 0
+        #: the page says the box holds words that are not saved (its "dirty" message)
+        self.page_dirty = False
         self.on_msg(lambda _w, content, _buffers: self.handle(content))
+
+    @property
+    def unsaved(self) -> bool:
+        """True when the box holds words that are not saved as the answer: typed on the page
+        (its "dirty" message, sent at once) or known to the kernel (a draft)."""
+        return self.page_dirty or (bool(self.value.strip()) and self.value != self.saved_text)
 
     def handle(self, content: dict) -> None:
         """Act on one message from the front end (also how tests play the student's part).
@@ -149,9 +163,13 @@ class AnswerBox(anywidget.AnyWidget):
             if kind == "ping":
                 self.send({"type": "pong", "n": content.get("n")})
                 return
-            seq = int(content.get("seq") or 0)
-            text = content.get("text")
-            if not isinstance(text, str) or kind not in ("draft", "save"):
+            if kind == "dirty" and isinstance(content.get("dirty"), bool):
+                self.page_dirty = content["dirty"]
+                return
+            text = content.get("text") if kind in ("draft", "save") else None
+            seq = content.get("seq", 0) if isinstance(content, dict) else None
+            if not isinstance(text, str) or isinstance(seq, bool) or not isinstance(seq, int):
+                refuse(self, "a message the Discuss box never sends", str(kind)[:20])
                 return
             if seq and seq < self._seq:
                 return  # an older message overtaken by a newer one: never undo newer text
@@ -175,7 +193,7 @@ class AnswerBox(anywidget.AnyWidget):
             self.value = text
             if kept:
                 self.draft_text = text
-                self.draft_at = datetime.now().strftime("%H:%M:%S")
+                self.draft_at = clock()
             self.ack = max(self.ack, seq)
 
     def _save(self, text: str, seq: int) -> None:
@@ -333,6 +351,11 @@ class DiscussBox(widgets.VBox):
                             "them. You can still write and play.", "bad")
         self._safely("find your saved answer", self._load_saved)
 
+    @property
+    def unsaved(self) -> bool:
+        """True when the box holds words that are not saved (see :attr:`AnswerBox.unsaved`)."""
+        return self.answer.unsaved
+
     # -- the old names (a Textarea-like and a status-like object) ----------------------------
     @property
     def answer_box(self) -> AnswerBox:
@@ -427,7 +450,7 @@ class DiscussBox(widgets.VBox):
             if draft is not None and draft.text != saved:
                 self.answer.value = draft.text
                 self.answer.draft_text = draft.text
-                self.answer.draft_at = draft.saved_at.astimezone().strftime("%H:%M:%S")
+                self.answer.draft_at = clock(draft.saved_at)
                 self.answer.say("Here is the draft you were writing. It is not saved yet: "
                                 "press Save when it's ready.", "info")
             elif saved is not None:
@@ -479,7 +502,7 @@ class DiscussBox(widgets.VBox):
         return saved_id
 
     def _saved_line(self) -> str:
-        return f"Saved at {datetime.now().strftime('%H:%M:%S')}. Well done, {self.journal.student}!"
+        return f"Saved at {clock()}. Well done, {self.journal.student}!"
 
     # -- from the page (they never raise past the AnswerBox) -------------------------------
     def _save_from_page(self, text: str) -> str:

@@ -36,6 +36,7 @@ import ipywidgets as widgets
 
 from ..content.decks import Deck
 from ..players.match import Match
+from ..present.words import clock
 from ..store.games import GameKeeper, GameStore
 from ..store.identity import query_known, student_from_query
 from .browser import BrowserKey
@@ -77,7 +78,7 @@ def page_student(journal, query_name=None) -> str:
 
 def _when(dt) -> str:
     try:
-        return dt.astimezone().strftime("%H:%M")
+        return clock(dt)  # one clock on every page (present/words.py)
     except Exception:  # noqa: BLE001
         return ""
 

@@ -335,6 +335,27 @@ def test_warm_kernels_todays_lesson_and_the_start_page_first_then_lessons_opened
     asyncio.run(scenario())
 
 
+def test_warm_kernels_wait_for_the_class_within_their_memory_budget():
+    """Issue 20: with today's lesson named, 30 kernels for it and 10 for the start page took
+    2.6 GiB before any student came. The warm kernels together keep to ``warm_mib``; a kernel a
+    page took no longer counts, so the pools fill again as students arrive."""
+    async def scenario():
+        # fake kernels of 1 MiB: a budget of 5 MiB holds 5 warm kernels
+        state, queue, km = _manager({"class_size": 4, "start_warm": 2, "warm_mib": 5})
+        state.demand.today = "03-c.ipynb"
+        for name in sorted(PAGES):  # the start page first (Voila fills in name order)
+            km.fill_if_needed(0, name)
+        await _until(lambda: km.warm_counts()[0] == 5, "5 warm kernels ready")
+        assert state.warm() == 5 and len(km.started) == 5  # 6 wanted (2 + 4), 5 fit
+        assert _warm_sizes(km)["00-start-here.ipynb"] == 2 and _warm_sizes(km)["03-c.ipynb"] == 3
+        _, _, kernel_id = await km.get_rendered_notebook("03-c.ipynb")  # a student comes
+        assert kernel_id in state.pages
+        await _until(lambda: km.get_pool_size("03-c.ipynb") == 3, "lesson 3 warm again")
+        assert state.warm() == 5 and len(km.started) == 6  # the page's kernel is not warm
+
+    asyncio.run(scenario())
+
+
 def test_warm_kernels_nobody_needs_are_given_back_and_others_give_way_to_students():
     async def scenario():
         state, queue, km = _manager({"class_size": 4, "start_warm": 1, "max_kernels": 8})

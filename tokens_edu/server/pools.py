@@ -14,8 +14,10 @@ each ``wait_before(delay, start_and_prerender())``, a page taking the first one.
 * **A page takes a ready kernel**: Voila takes the first entry even while it still waits for
   its start; here a page takes a ready one, else one already starting, else starts its own.
 * **Memory decides** (:meth:`room`): a kernel starts only when the free memory holds it (at
-  the size measured on this computer's kernels, :class:`~.memory.KernelSize`); past that, warm
-  kernels of pages nobody is using give way (:meth:`make_room`).
+  the size measured on this computer's kernels, :class:`~.memory.KernelSize`) and the warm
+  kernels together stay in their budget (``warm_mib``, 1.5 GiB: a kernel a page took no longer
+  counts, so the memory grows with the class, not before it); past that, warm kernels of pages
+  less wanted give way (:meth:`make_room`).
 * **The kernels' own output** (their warnings and tracebacks, e.g. a kernel stopped while a
   cell runs) goes to a log file, not the teacher's console.
 """
@@ -262,13 +264,17 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
 
             def room(self, notebook_name: str, missing: int) -> int:
                 """How many of ``missing`` new warm kernels of ``notebook_name`` fit now: in the
-                kernel limit and the free memory (less what entries not started yet will
-                take), after warm kernels of pages less wanted give way."""
+                kernel limit, the warm kernels' budget (``warm_mib``) and the free memory (less
+                what entries not started yet will take), after warm kernels of pages less wanted
+                give way."""
                 settings = state.settings
                 room = missing
                 limit = int(settings["max_kernels"])
                 if limit:
                     room = min(room, limit - state.students() - state.warm())
+                budget = state.warm_budget()
+                if budget is not None:
+                    room = min(room, budget - state.warm())
                 free = mem_available_mib()
                 if free is not None:
                     mib = max(1.0, state.kernel_size.mib)
@@ -390,7 +396,9 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
                 """(warm kernels ready, warm kernels wanted) over every page."""
                 ready = sum(1 for pool in self._pools.values() for t in pool if is_ready(t))
                 names = set(self._pools) | set(state.demand.kinds)
-                return ready, sum(state.demand.target(name) for name in names)
+                wanted = sum(state.demand.target(name) for name in names)
+                budget = state.warm_budget()
+                return ready, wanted if budget is None else min(wanted, budget)
 
     TokensKernelManager.__name__ = TokensKernelManager.__qualname__ = cls.__name__
     return TokensKernelManager

@@ -39,6 +39,8 @@ DEFAULTS = {
     "class_size": 30,  # students in a class: the most warm kernels one page gets
     "start_warm": 10,  # warm kernels of the start page while nobody is arriving
     "lesson_warm": 1,  # warm kernels of a lesson nobody has opened
+    "warm_mib": 1536,  # memory all warm kernels together may use (MiB; 0: no budget), so the
+    # server waits for its class in under 2 GiB (a kernel that a page took no longer counts)
     "today": None,  # today's lesson (a notebook name), given at start
     "today_folder": None,  # the folder whose today.json may name it later (see .today)
     "kernel_log": None,  # file for the kernels' own output (their stderr and stdout)
@@ -178,6 +180,14 @@ class ServeState:
     def students(self) -> int:
         """Pages that hold a kernel now, plus pages that are getting one."""
         return len(self.pages) + len(self.waiting)
+
+    def warm_budget(self) -> int | None:
+        """How many warm kernels their memory budget (``warm_mib``) holds at the measured kernel
+        size, or None when there is no budget (``warm_mib`` 0, or fixed pool sizes)."""
+        mib = float(self.settings.get("warm_mib") or 0)
+        if not mib or not self.settings.get("demand", True):
+            return None
+        return int(mib // max(1.0, self.kernel_size.mib))
 
     def warm(self) -> int:
         """Warm kernels (ready, starting or waiting their turn) over every page."""

@@ -192,16 +192,18 @@ class Watch:
 
     def class_ready(self) -> None:
         """Say once (for each today's lesson) when the start page and today's lesson both have
-        all their warm kernels: the class can come."""
+        all their warm kernels, or as many as the warm kernels' budget holds: the class can come."""
         state, km = self.state, self.state.km
         today = state.demand.today
         if not today or today == self.said_today or not hasattr(km, "_pools"):
             return
+        budget = state.warm_budget()
+        full = budget is not None and km.warm_counts()[0] >= budget  # the budget is used up
         counts = {}
         for name, kind in state.demand.kinds.items():
             if name == today or kind == "start":
                 counts[name] = sum(1 for t in km._pools.get(name, []) if is_ready(t))
-                if counts[name] < state.demand.target(name):
+                if counts[name] < state.demand.target(name) and not full:
                     return
         self.said_today = today
         parts = [f"the start page ({n} warm)" for name, n in counts.items() if name != today]

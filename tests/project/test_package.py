@@ -93,9 +93,10 @@ def test_wheel_carries_every_card_and_lesson_file(wheel):
         rel = module.relative_to(ROOT).as_posix()
         if "_bundle" not in rel:
             assert rel in names, rel
-    # the widgets' front-end files (package data of tokens_edu.widgets)
-    for static in sorted((ROOT / "tokens_edu" / "widgets" / "static").glob("*.*")):
-        assert f"tokens_edu/widgets/static/{static.name}" in names, static.name
+    # the widgets' front-end files and the dashboard's templates and files (package data)
+    for folder in ("widgets/static", "teacher/static", "teacher/templates"):
+        for static in sorted((ROOT / "tokens_edu" / folder).glob("*.*")):
+            assert f"tokens_edu/{folder}/{static.name}" in names, static.name
 
 
 def test_installed_package_reads_its_cards_from_site_packages(fresh):

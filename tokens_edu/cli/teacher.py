@@ -29,8 +29,10 @@ def add_command(sub) -> None:
             "saved games with replays, and a CSV download that spreadsheets open safely. It "
             "updates by itself while the class works. It reads the same answers as "
             "'tokens-edu serve' (give the same --data-dir). Every page needs the token printed "
-            "at start, or your password (--password-file, or the environment variable "
-            "TOKENS_EDU_TEACHER_PASSWORD). Press Ctrl-C to stop."
+            "at start (in a link that logs you in), or your password in the login form "
+            "(--password-file, or the environment variable TOKENS_EDU_TEACHER_PASSWORD). "
+            "Wrong guesses are slowed down, and a few lock the login for 5 minutes. Press "
+            "Ctrl-C to stop."
         ),
     )
     teacher.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -43,8 +45,8 @@ def add_command(sub) -> None:
                          help="folder of the saved answers, as given to 'tokens-edu serve' "
                               "(default: TOKENS_EDU_DATA, or the per-user data folder)")
     teacher.add_argument("--password-file", metavar="FILE", type=Path, default=None,
-                         help="a file whose first line is a teacher password (accepted as well "
-                              "as the token)")
+                         help="a file whose first line is a teacher password (typed in the login "
+                              "form, as well as the token)")
     teacher.add_argument("--lessons", metavar="DIR", type=Path, default=None,
                          help="the lessons folder, as given to 'tokens-edu serve' (its Discuss "
                               "questions are the progress grid's columns; default: the "
@@ -109,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
                   "(teachers log in there).", flush=True)
             return
         print(f"Teacher dashboard for the answers in {where}\n"
-              f"Open this link (it logs you in):\n\n    {address}?token={auth.token}\n\n"
+              f"Open this link (it logs you in):\n\n    {address}login?token={auth.token}\n\n"
               f"or open {address}login and type the token {auth.token}"
               + (" or your password" if password else "") + ".\n"
               "Keep the link to yourself: it shows every student's answers. Press Ctrl-C to stop.",

@@ -1,0 +1,341 @@
+"""What the dashboard reads, and the only module of it that reads the store.
+
+The class's answers are kept in memory (:class:`AnswerIndex`) and brought up to date a little at
+a time: each look at the database asks only for the answers saved since the last look
+(:class:`_NewAnswers`), so a page at 20,000 answers costs what a page at 20 does, and no page
+reads the whole answers table. Games and the class list are small tables; they are read again
+only when a cheap signature of them (a count and the newest time) changes.
+
+The dashboard never writes to the store.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+import sqlalchemy as sa
+
+from ..game.replay import Replay
+from ..store.games import GameStore, games_table
+from ..store.journal import COLUMNS, Journal, answers_table, default_url
+from ..store.roster import Roster, roster_table
+from .lessons import lesson_prompts
+
+__all__ = ["Answer", "AnswerIndex", "ClassData", "DashboardData"]
+
+#: Replays kept ready (each holds one game and its position).
+REPLAYS_KEPT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One saved Discuss answer (a row of the store's ``answers`` table).
+
+    Attributes:
+        seq: the order it arrived in (bigger is later).
+        id, student, lesson, card, prompt, answer: as stored.
+        saved_at: when it was saved (aware UTC datetime).
+    """
+
+    seq: int
+    id: str
+    student: str
+    lesson: str
+    card: str
+    prompt: str
+    answer: str
+    saved_at: datetime
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """(student, lesson, card): one student's answers to one question."""
+        return (self.student, self.lesson, self.card)
+
+
+def _utc(ts) -> datetime:
+    if hasattr(ts, "to_pydatetime"):
+        ts = ts.to_pydatetime()
+    if isinstance(ts, str):
+        ts = datetime.fromisoformat(ts)
+    return ts.replace(tzinfo=timezone.utc) if ts.tzinfo is None else ts.astimezone(timezone.utc)
+
+
+class AnswerIndex:
+    """Every answer seen so far, with what the pages ask for kept up to date as answers arrive:
+    each student's latest answer per question (and how many times they saved it), the latest
+    per question for the wall, and the students, lessons and questions seen.
+
+    Adding n answers costs O(n); the pages' questions cost at most one pass over the answers.
+    Not thread-safe by itself: :class:`ClassData` adds under its lock and hands out snapshots.
+    """
+
+    def __init__(self):
+        self.rows: list[Answer] = []
+        self.latest: dict[tuple[str, str, str], Answer] = {}
+        self.saves: Counter = Counter()
+        self.by_prompt: dict[tuple[str, str], dict[str, Answer]] = {}
+        self.students: set[str] = set()
+        self.lessons: set[str] = set()
+
+    def add(self, rows: Iterable[Answer]) -> int:
+        """Add answers (any order; each once). Returns how many were added."""
+        rows = sorted(rows, key=lambda r: r.seq)
+        if rows and self.rows and rows[0].seq < self.rows[-1].seq:
+            self.rows = sorted(self.rows + rows, key=lambda r: r.seq)
+        else:
+            self.rows.extend(rows)
+        for a in rows:
+            self.saves[a.key] += 1
+            old = self.latest.get(a.key)
+            if old is None or (a.saved_at, a.seq) >= (old.saved_at, old.seq):
+                self.latest[a.key] = a
+                self.by_prompt.setdefault((a.lesson, a.card), {})[a.student] = a
+            self.students.add(a.student)
+            self.lessons.add(a.lesson)
+        return len(rows)
+
+    def find(self, student: str = "", lesson: str = "", card: str = "", search: str = "",
+             every_save: bool = False) -> list[Answer]:
+        """The answers that match, newest first.
+
+        Args:
+            student, lesson, card: keep only this exact value ("" keeps all).
+            search: keep answers containing this text (any case).
+            every_save: False: each student's latest answer per question; True: every save.
+        """
+        pool = self.rows if every_save else self.latest.values()
+        needle = search.casefold()
+        out = [a for a in pool
+               if (not student or a.student == student) and (not lesson or a.lesson == lesson)
+               and (not card or a.card == card) and (not needle or needle in a.answer.casefold())]
+        out.sort(key=lambda a: (a.saved_at, a.seq), reverse=True)
+        return out
+
+    def newest(self) -> Answer | None:
+        """The answer saved last (None before the first)."""
+        return max(self.rows[-50:], key=lambda a: (a.saved_at, a.seq)) if self.rows else None
+
+
+class _NewAnswers:
+    """The answers saved since the last call of :meth:`poll`: the one place that reads answers.
+
+    SQLite numbers rows as they arrive (its rowid, which the store's ``seq`` will name), so
+    "after number N" is one look-up of the table's key. On another database the rows come by
+    the time they were saved, re-reading the last :attr:`SETTLE` seconds (a row may commit a
+    little after a later one) and skipping the ones already given.
+    """
+
+    SETTLE = 10.0
+
+    def __init__(self, engine: sa.Engine):
+        self.engine = engine
+        self.sqlite = engine.dialect.name == "sqlite"
+        self.cursor = 0  # SQLite: the last rowid given
+        self.since: datetime | None = None  # elsewhere: the newest time given
+        self.recent: dict[str, datetime] = {}  # elsewhere: ids given within SETTLE of `since`
+        self.count = 0
+
+    def poll(self) -> list[Answer]:
+        """The new answers, oldest first (all of them at the first call)."""
+        a = answers_table
+        cols = [a.c[c] for c in COLUMNS]
+        if self.sqlite:
+            rowid = sa.literal_column("answers.rowid")
+            q = sa.select(rowid, *cols).where(rowid > self.cursor).order_by(rowid)
+        else:
+            q = sa.select(sa.literal(0), *cols).order_by(a.c.saved_at)
+            if self.since is not None:
+                q = q.where(a.c.saved_at >= self.since - timedelta(seconds=self.SETTLE))
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        out = []
+        for r in rows:
+            if not self.sqlite and r[1] in self.recent:
+                continue
+            seq = r[0] if self.sqlite else self.count + len(out) + 1
+            out.append(Answer(int(seq), *(str(v) if v is not None else "" for v in r[1:7]), _utc(r[7])))
+        if out:
+            if self.sqlite:
+                self.cursor = out[-1].seq
+            else:
+                self.since = max(self.since or out[-1].saved_at, out[-1].saved_at)
+                edge = self.since - timedelta(seconds=self.SETTLE)
+                self.recent.update((x.id, x.saved_at) for x in out)
+                self.recent = {i: t for i, t in self.recent.items() if t >= edge}
+            self.count += len(out)
+        return out
+
+
+class ClassData:
+    """What the dashboard shows, from one database, kept up to date a little at a time.
+
+    Call :meth:`refresh` (the dashboard does, about once a second while a page is open, and
+    before each page) and read the rest: they never touch the database, except
+    :meth:`replay` and :meth:`record`, which read one game.
+
+    Args:
+        url: a SQLAlchemy database URL; None uses the store's default (the data folder).
+        lessons: the lessons folder, to know each lesson's Discuss questions before anyone
+            answers (:func:`tokens_edu.teacher.lessons.lesson_prompts`); None: only the
+            questions answered so far.
+
+    Raises:
+        ValueError: the database cannot be opened (plain words).
+    """
+
+    def __init__(self, url: str | None = None, lessons=None):
+        self.url = url or default_url()
+        self.journal = Journal(self.url)
+        self._engine = self.journal._engine
+        self.roster = Roster(self.url, engine=self._engine, read_only=True)
+        self.games = GameStore(self.url, engine=self._engine, read_only=True)
+        self.lesson_prompts = lesson_prompts(lessons)
+        self.index = AnswerIndex()
+        self._new = _NewAnswers(self._engine)
+        self._lock = threading.Lock()
+        self._signature: tuple = ()
+        self._games = None  # the games' summary table (pandas), read again when it changes
+        self._roster: list[str] = []
+        self._replays: OrderedDict = OrderedDict()
+        self.changes = 0
+
+    # -- keeping up ------------------------------------------------------------------------
+    def refresh(self) -> int:
+        """Read what is new: new answers, and games and the class list when they changed.
+
+        Returns:
+            int: a number that grows each time something changed (a new answer, a game move,
+            a name on the class list).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be read now (nothing changes).
+        """
+        with self._lock:
+            new = self._new.poll()
+            signature = self._other_signature()
+            if new:
+                self.index.add(new)
+            if signature != self._signature or self._games is None:
+                self._games = self.games.games()
+                self._roster = [e.name for e in self.roster.entries()]
+                self._signature = signature
+                self.changes += 1
+            elif new:
+                self.changes += 1
+            return self.changes
+
+    def version(self) -> int:
+        """:meth:`refresh` (the old name)."""
+        return self.refresh()
+
+    def _first(self) -> None:
+        """Read everything once, if nothing was read yet (a reader called before refresh)."""
+        if self._games is None:
+            self.refresh()
+
+    def _other_signature(self) -> tuple:
+        """Counts and newest times of the games and the class list: they change when those do."""
+        with self._engine.connect() as conn:
+            g = (tuple(conn.execute(sa.select(sa.func.count(), sa.func.max(games_table.c.updated_at),
+                                              sa.func.sum(games_table.c.moves))).first())
+                 if self.games._ready() else ())
+            r = (tuple(conn.execute(sa.select(sa.func.count(), sa.func.max(roster_table.c.code))).first())
+                 if self.roster._ready() else ())
+        return (g, r)
+
+    # -- what the pages show -----------------------------------------------------------------
+    def answers(self, student: str = "", lesson: str = "", card: str = "", search: str = "",
+                every_save: bool = False) -> list[Answer]:
+        """The answers that match, newest first (see :meth:`AnswerIndex.find`)."""
+        self._first()
+        with self._lock:
+            return self.index.find(student, lesson, card, search, every_save)
+
+    def saves(self, answer: Answer) -> int:
+        """How many times the student saved an answer to that question."""
+        return self.index.saves[answer.key]
+
+    def done(self) -> dict[tuple[str, str, str], Answer]:
+        """Each student's latest answer per question, by (student, lesson, card)."""
+        self._first()
+        with self._lock:
+            return dict(self.index.latest)
+
+    def wall(self, lesson: str, card: str) -> list[Answer]:
+        """Each student's latest answer to one question, oldest first (for the wall)."""
+        self._first()
+        with self._lock:
+            rows = list(self.index.by_prompt.get((lesson, card), {}).values())
+        return sorted(rows, key=lambda a: (a.saved_at, a.seq))
+
+    def newest(self) -> Answer | None:
+        """The answer saved last, or None."""
+        self._first()
+        with self._lock:
+            return self.index.newest()
+
+    def game_list(self, student: str = "", lesson: str = ""):
+        """The saved games (pandas DataFrame, newest first, no records), filtered."""
+        self._first()
+        with self._lock:
+            df = self._games if self._games is not None else self.games.games()
+        if student:
+            df = df[df["student"] == student]
+        if lesson:
+            df = df[df["lesson"] == lesson]
+        return df
+
+    def choices(self) -> dict:
+        """The values the filters offer: ``students`` (the class list first, then others),
+        ``roster``, ``lessons``, ``cards``, ``prompts`` ((lesson, card) pairs: each lesson's
+        own questions in page order, then questions met in games)."""
+        self._first()
+        with self._lock:
+            roster = list(self._roster)
+            games = self._games
+            answered = set(self.index.by_prompt)
+            students = set(self.index.students)
+            lessons = set(self.index.lessons)
+        players = set(games["student"]) if games is not None and len(games) else set()
+        game_lessons = set(games["lesson"]) if games is not None and len(games) else set()
+        others = sorted((students | players) - set(roster), key=str.casefold)
+        known = list(self.lesson_prompts)
+        rank = {pair: i for i, pair in enumerate(known)}
+        pairs = sorted(set(known) | answered,
+                       key=lambda p: (p[0], 0 if p in rank else 1, rank.get(p, 0), p[1]))
+        return {"students": roster + others, "roster": roster,
+                "lessons": sorted(lessons | game_lessons | {p[0] for p in known}),
+                "cards": sorted({c for _, c in answered}), "prompts": pairs}
+
+    def replay(self, game_id: str):
+        """A :class:`~tokens_edu.game.replay.Replay` of a saved game (kept while its record does
+        not change) and the saved game; (None, None) if there is no such game."""
+        saved = self.games.get(game_id)
+        if saved is None:
+            return None, None
+        key = (game_id, saved.moves, saved.updated_at)
+        with self._lock:
+            hit = self._replays.get(game_id)
+            if hit is not None and hit[0] == key:
+                self._replays.move_to_end(game_id)
+                return hit[1], saved
+        replay = Replay(saved.record)
+        if hit is not None:  # keep the step the teacher was looking at
+            replay.goto(min(hit[1].step, replay.length))
+        with self._lock:
+            self._replays[game_id] = (key, replay)
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        return replay, saved
+
+    def record(self, game_id: str):
+        """A saved game (with its record), or None."""
+        return self.games.get(game_id)
+
+
+#: The old name.
+DashboardData = ClassData

@@ -432,3 +432,82 @@ def test_progress_shows_each_lessons_prompts_before_anyone_answers(tmp_path):
         pairs.index(("05-play-the-computer", "Sensor"))  # the lesson's own first, then games'
     assert [p[0] for p in pairs] == sorted(p[0] for p in pairs)
     assert lesson_prompts(tmp_path / "none") == [] and lesson_prompts(None) == []
+
+
+# -- reading a little at a time (issue 20 part 6) --------------------------------------------------
+def _insert_answers(url: str, n: int, start: int = 0) -> None:
+    """``n`` answers written straight into the table (fast; as ``Journal.save`` would)."""
+    import datetime as dt
+    import uuid
+
+    import sqlalchemy as sa
+
+    from tokens_edu.store.journal import answers_table
+
+    now = dt.datetime.now(dt.timezone.utc)
+    rows = [{"id": str(uuid.uuid4()), "student": f"Student {i % 30:02}", "lesson": f"{1 + i % 9:02}-lesson",
+             "card": ["GPT", "Deepfake", "Sensor", "Chatbot"][i % 4], "prompt": "Why?",
+             "answer": f"answer number {i} " * 4, "saved_at": now - dt.timedelta(seconds=n - i)}
+            for i in range(start, start + n)]
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.insert(answers_table), rows)
+    engine.dispose()
+
+
+def test_pages_read_only_the_new_answers(tmp_path):
+    """After the first look, a page reads what arrived since, not the whole answers table: the
+    database's own work per page (SQLite virtual-machine steps) stays a small part of one
+    full read of the table."""
+    import sqlalchemy as sa
+
+    url = f"sqlite:///{tmp_path}/big.sqlite"
+    Journal(url, student="Ana", lesson="01-read-a-card").save("GPT", "first")
+    _insert_answers(url, 3000)
+    d = Dash(url)
+    try:
+        c = teacher(d)
+        steps = [0]
+
+        def count():
+            steps[0] += 1
+            return 0
+
+        engine = d.app.settings["data"]._engine
+        sa.event.listen(engine, "connect", lambda dbapi, rec: dbapi.set_progress_handler(count, 100))
+        with engine.connect() as conn:  # what one full read of the answers costs
+            conn.execute(sa.text("SELECT * FROM answers")).all()
+        full, steps[0] = steps[0], 0
+        assert full > 50
+        c.get(d.root)  # the first look after the counting started
+        for path in ("", "progress", "wall", "?every=1", "export.csv", "games"):
+            text = f"new answer for {path or 'answers'}"
+            save(url, "Bo", "GPT", text)
+            steps[0] = 0
+            status, _, body = c.get(d.root + path)
+            assert status == 200 and (text in body or path in ("progress", "games"))
+            assert steps[0] < full / 10, (path, steps[0], full)
+    finally:
+        d.stop()
+
+
+def test_a_game_has_one_word_for_its_state_on_every_page(dash, db):
+    """Progress and Games call the same game the same thing (they said "left" and "playing")."""
+    import datetime as dt
+
+    import sqlalchemy as sa
+
+    store = GameStore(db)
+    d = starter_decks()
+    game = Game.new(d[3], d[4], seed=11, names=("Idle Ida", "Computer"))
+    gid = store.start(game, "Idle Ida", "06-idle", page="p")
+    engine = sa.create_engine(db)
+    with engine.begin() as conn:  # last saved 30 minutes ago: not played now
+        conn.execute(sa.text("UPDATE games SET updated_at = :t WHERE id = :id"),
+                     {"t": dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=30), "id": gid})
+    engine.dispose()
+    c = teacher(dash)
+    _, _, progress = c.get(dash.root + "progress?lesson=06-idle")
+    _, _, games = c.get(dash.root + "games?lesson=06-idle")
+    word = re.compile(r'<span class="state state-(\w+)">([^<]+)</span>')
+    assert word.findall(progress) == word.findall(games) == [("paused", "not finished")]

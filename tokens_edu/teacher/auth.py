@@ -44,9 +44,9 @@ class Throttle:
     a lock after a few.
 
     Args:
-        delay: seconds a wrong guess costs: the next check by anyone waits this long, the next
-            from the same computer ``delay * 2**(n-1)`` after its n-th recent wrong guess, and
-            the wrong answer itself is sent this late.
+        delay: seconds a wrong guess costs: the next check by anyone waits this long; the n-th
+            recent wrong guess from one computer is answered ``delay * 2**(n-1)`` seconds late,
+            and its next guess is not checked before then.
         lock_after: wrong guesses from one computer within ``window`` seconds that lock it out.
         overall_lock_after: wrong guesses from all computers within ``window`` that lock every
             login.
@@ -95,21 +95,22 @@ class Throttle:
                 self._wrong.pop(client, None)
                 self._next_for.pop(client, None)
                 return OK
-            self._note_wrong(client)
-        await self.sleep(self.delay)
+            cost = self._note_wrong(client)
+        await self.sleep(cost)
         return WRONG
 
-    def _note_wrong(self, client: str) -> None:
+    def _note_wrong(self, client: str) -> float:
+        """Remember a wrong guess; returns the seconds it costs its computer."""
         now = self.clock()
         mine = self._wrong.setdefault(client, deque())
         for q in (mine, self._all_wrong):
             q.append(now)
             while q and q[0] <= now - self.window:
                 q.popleft()
-        n = len(mine)
+        cost = min(self.delay * 2 ** (len(mine) - 1), self.lock_for)
         self._next_check = now + self.delay
-        self._next_for[client] = now + min(self.delay * 2 ** (n - 1), self.lock_for)
-        if n >= self.lock_after:
+        self._next_for[client] = now + cost
+        if len(mine) >= self.lock_after:
             self._locked_until[client] = now + self.lock_for
         if len(self._all_wrong) >= self.overall_lock_after:
             self._all_locked_until = now + self.lock_for
@@ -118,6 +119,7 @@ class Throttle:
             self._next_for.pop(old, None)
         for old in [c for c, t in self._locked_until.items() if t <= now]:
             self._locked_until.pop(old, None)
+        return cost
 
 
 class TokenAuthenticated:

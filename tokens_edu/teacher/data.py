@@ -240,8 +240,10 @@ class ClassData:
     def _other_signature(self) -> tuple:
         """Counts and newest times of the games and the class list: they change when those do."""
         with self._engine.connect() as conn:
-            g = (tuple(conn.execute(sa.select(sa.func.count(), sa.func.max(games_table.c.updated_at),
-                                              sa.func.sum(games_table.c.moves))).first())
+            t = games_table.c
+            g = (tuple(conn.execute(sa.select(
+                    sa.func.count(), sa.func.max(t.updated_at), sa.func.sum(t.moves),
+                    *(sa.func.count(sa.case((t.status == s, 1))) for s in ("playing", "over")))).first())
                  if self.games._ready() else ())
             r = (tuple(conn.execute(sa.select(sa.func.count(), sa.func.max(roster_table.c.code))).first())
                  if self.roster._ready() else ())

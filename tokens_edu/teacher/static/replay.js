@@ -26,7 +26,7 @@
   const text = (sel, value) => { replay.querySelector(sel).textContent = value; };
   const show = s => {
     step = s.step; length = s.length; seat = s.seat;
-    replay.dataset.step = step; replay.dataset.length = length;
+    replay.dataset.step = step; replay.dataset.length = length; replay.dataset.seat = seat;
     slider.max = length; slider.value = step;
     text(".replay-caption", s.caption);
     text(".replay-status", s.status);

@@ -11,6 +11,11 @@ Run: ``.venv/bin/python benchmarks/teacher_tools.py [--answers 20] [--students 3
    a few cards, and a replay step of a long game; median of several loads.
 3. **Keeping a game**: the time to take a position (``snapshot``: in the move's own time) and
    to write it (``GameStore.save_position``: in the background thread), over a whole game.
+4. **A big class** (``--big 20000``): every page with that many answers (30 students, 9
+   lessons), a new answer saved before each load so each load also reads what is new; the
+   first load (which reads them all once) is given apart. Goal: under 300 ms a page.
+5. **Guessing the login**: how many wrong guesses one computer, and twenty computers, get
+   checked in a minute with the default throttle, and how long a 100-word list would take.
 
 Prints min / median / max of each. The machine may be shared: run it several times.
 """
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -31,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tokens_edu import Game, starter_decks  # noqa: E402
 from tokens_edu.players import GreedyBot, RandomBot  # noqa: E402
+from tokens_edu.teacher.auth import Throttle  # noqa: E402
 from tokens_edu.teacher.dashboard import TokenAuth, make_app  # noqa: E402
 from tokens_edu.store.journal import Journal  # noqa: E402
 from tokens_edu.store.games import GameStore, snapshot  # noqa: E402
@@ -70,7 +77,7 @@ def opener(root: str):
     import http.cookiejar
 
     o = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-    o.open(root + "?token=bench").read()
+    o.open(root + "login?token=bench").read()
     return o
 
 
@@ -78,7 +85,89 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--answers", type=int, default=20)
     ap.add_argument("--students", type=int, default=30)
+    ap.add_argument("--big", type=int, default=20000, help="answers for the big-class pages (0: skip)")
+    ap.add_argument("--only-big", action="store_true", help="run parts 4 and 5 only")
     args = ap.parse_args()
+    print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "
+          f"(1, 5, 15 min), {os.cpu_count()} cores")
+    if not args.only_big:
+        small(args)
+    if args.big:
+        big_class(args.big)
+    guessing()
+
+
+def big_class(n: int) -> None:
+    """Part 4: every page at ``n`` answers."""
+    import datetime as dt
+    import uuid
+
+    import sqlalchemy as sa
+
+    from tokens_edu.store.journal import answers_table
+
+    folder = tempfile.mkdtemp(prefix="tokens-bench-big-")
+    url = f"sqlite:///{folder}/journal.sqlite"
+    Journal(url, student="Student 00", lesson="01-read-a-card").save("GPT", "first")
+    cards = ["GPT", "Bias in Data", "AI Career Path", "Deepfake", "Decision Tree", "Privacy Shield",
+             "Explainability", "AI in Daily Life", "Environmental Footprint"]
+    now = dt.datetime.now(dt.timezone.utc)
+    rows = [{"id": str(uuid.uuid4()), "student": f"Student {i % 30:02}", "lesson": f"{1 + i % 9:02}-lesson",
+             "card": cards[i % 9], "prompt": "What do you think?",
+             "answer": f"Answer {i}: I think the AI learned this from examples. " * 3,
+             "saved_at": now - dt.timedelta(seconds=n - i)} for i in range(n - 1)]
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.insert(answers_table), rows)
+    engine.dispose()
+    root = start_dashboard(url)
+    t0 = time.perf_counter()
+    o = opener(root)  # logs in, then the first page (which reads every answer once)
+    print(f"Big class: {n:,} answers; the login and first page (reads them all once): "
+          f"{(time.perf_counter() - t0) * 1000:.0f} ms")
+    live = Journal(url, student="Student 07", lesson="03-lesson")
+    for name, path in (("Answers (latest per card)", ""), ("Answers (every save, 1,000 shown)", "?every=1"),
+                       ("Answers, searched", "?q=examples"), ("Progress", "progress"),
+                       ("Answer wall", "wall"), ("Games", "games"), ("Export CSV (all)", "export.csv?every=1"),
+                       ("Live update (fragment)", "?fragment=1")):
+        times = []
+        for k in range(10):
+            live.save("AI Career Path", f"a new answer {k} for {name}")
+            t0 = time.perf_counter()
+            o.open(root + path).read()
+            times.append((time.perf_counter() - t0) * 1000)
+        figures(f"{name} at {n:,}", times)
+
+
+def guessing() -> None:
+    """Part 5: the default throttle against guessing, on a fake clock (no real waiting)."""
+    fake = {"now": 0.0}
+
+    async def sleep(s):
+        fake["now"] += s
+
+    async def attack(clients: int, guesses: int) -> tuple[int, float]:
+        th = Throttle(clock=lambda: fake["now"], sleep=sleep)
+        fake["now"] = 0.0
+        checked = 0
+
+        def check():
+            nonlocal checked
+            checked += 1
+            return False
+
+        for g in range(guesses):
+            await th.attempt(f"10.0.0.{g % clients}", check)
+        return checked, fake["now"]
+
+    for clients in (1, 20):
+        checked, took = asyncio.run(attack(clients, 100))
+        print(f"Guessing: 100 wrong guesses from {clients} computer(s): {checked} checked, the rest "
+              f"refused unchecked (locked); {took:.0f} s of waits before the lock")
+
+
+def small(args) -> None:
+    """Parts 1-3."""
     folder = tempfile.mkdtemp(prefix="tokens-bench-")
     url = f"sqlite:///{folder}/journal.sqlite"
     cards = ["Chatbot", "Neural Network", "Sensor", "GAN", "Deepfake"]

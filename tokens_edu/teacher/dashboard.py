@@ -143,6 +143,7 @@ def serve(port: int = DEFAULT_PORT, host: str = "127.0.0.1", url: str | None = N
     async def main():
         app = make_app(url, auth=auth, base_url=base_url, lessons=lessons, today=today)
         server = app.listen(port, host, xheaders=False)
+        app.settings["watcher"].start()  # the first read of every answer, before the first page
         if ready is not None:
             ready(app)
         try:

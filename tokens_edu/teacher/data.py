@@ -100,20 +100,22 @@ class AnswerIndex:
 
     def find(self, student: str = "", lesson: str = "", card: str = "", search: str = "",
              every_save: bool = False) -> list[Answer]:
-        """The answers that match, newest first.
+        """The answers that match, newest first (every save: in the order they arrived).
 
         Args:
             student, lesson, card: keep only this exact value ("" keeps all).
             search: keep answers containing this text (any case).
             every_save: False: each student's latest answer per question; True: every save.
         """
-        pool = self.rows if every_save else self.latest.values()
         needle = search.casefold()
-        out = [a for a in pool
-               if (not student or a.student == student) and (not lesson or a.lesson == lesson)
-               and (not card or a.card == card) and (not needle or needle in a.answer.casefold())]
-        out.sort(key=lambda a: (a.saved_at, a.seq), reverse=True)
-        return out
+
+        def keep(a: Answer) -> bool:
+            return ((not student or a.student == student) and (not lesson or a.lesson == lesson)
+                    and (not card or a.card == card) and (not needle or needle in a.answer.casefold()))
+
+        if every_save:  # in the order they arrived, newest first (no sort of every answer)
+            return [a for a in reversed(self.rows) if keep(a)]
+        return sorted(filter(keep, self.latest.values()), key=lambda a: (a.saved_at, a.seq), reverse=True)
 
     def newest(self) -> Answer | None:
         """The answer saved last (None before the first)."""
@@ -153,11 +155,12 @@ class _NewAnswers:
         with self.engine.connect() as conn:
             rows = conn.execute(q).all()
         out = []
-        for r in rows:
-            if not self.sqlite and r[1] in self.recent:
-                continue
-            seq = r[0] if self.sqlite else self.count + len(out) + 1
-            out.append(Answer(int(seq), *(str(v) if v is not None else "" for v in r[1:7]), _utc(r[7])))
+        for seq, id_, student, lesson, card, prompt, answer, saved_at in rows:
+            if not self.sqlite:
+                if id_ in self.recent:
+                    continue
+                seq = self.count + len(out) + 1
+            out.append(Answer(seq, id_, student, lesson, card, prompt or "", answer, _utc(saved_at)))
         if out:
             if self.sqlite:
                 self.cursor = out[-1].seq

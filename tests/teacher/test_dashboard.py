@@ -40,7 +40,7 @@ def free_port() -> int:
 class Dash:
     """The dashboard app on a free port, in its own thread and event loop."""
 
-    def __init__(self, url: str, base_url: str = "/", throttle: Throttle | None = None):
+    def __init__(self, url: str, base_url: str = "/", throttle: Throttle | None = None, today=None):
         # a lenient throttle for the tests that guess wrong on purpose; the throttle's own
         # tests give theirs
         throttle = throttle or Throttle(delay=0.01, lock_after=10**6, overall_lock_after=10**6)
@@ -55,7 +55,7 @@ class Dash:
             async def start():
                 self.app = make_app(url, auth=TokenAuth(TOKEN, password="a long password",
                                                         throttle=throttle),
-                                    base_url=base_url, poll=0.1)
+                                    base_url=base_url, poll=0.1, today=today)
                 self.server = self.app.listen(self.port, "127.0.0.1")
                 started.set()
 
@@ -511,3 +511,76 @@ def test_a_game_has_one_word_for_its_state_on_every_page(dash, db):
     _, _, games = c.get(dash.root + "games?lesson=06-idle")
     word = re.compile(r'<span class="state state-(\w+)">([^<]+)</span>')
     assert word.findall(progress) == word.findall(games) == [("paused", "not finished")]
+
+
+# -- today's lesson (issue 20 part 1) ------------------------------------------------------------
+class FakeToday:
+    """What ``make_app(today=...)`` takes: the lessons to offer, the one set, a way to set it."""
+
+    def __init__(self):
+        self.lesson = None
+        self.calls = []
+
+    def options(self):
+        return [("01-read-a-card.ipynb", "Lesson 1: Read a card"), ("03-task-and-audit.ipynb", "Lesson 3")]
+
+    def current(self):
+        return self.lesson
+
+    def set(self, lesson):
+        self.calls.append(lesson)
+        self.lesson = lesson
+
+
+def test_the_teacher_can_say_todays_lesson(dash, db):
+    today = FakeToday()
+    d = Dash(db, today=today)
+    try:
+        c = teacher(d)
+        _, _, page = c.get(d.root + "progress")
+        assert 'name="lesson"' in page and "Lesson 3" in page and "Today's lesson" in page
+        xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page).group(1)
+        status, _, page = c.post(d.root + "today", {"_xsrf": xsrf, "lesson": "03-task-and-audit.ipynb",
+                                                   "back": "/progress"})
+        assert status == 200 and "<h1>Progress</h1>" in page and today.calls == ["03-task-and-audit.ipynb"]
+        assert re.search(r'<option value="03-task-and-audit.ipynb" selected>', page)
+        status, _, _ = c.post(d.root + "today", {"_xsrf": xsrf, "lesson": "../../etc/passwd"})
+        assert status == 400 and today.calls == ["03-task-and-audit.ipynb"]  # only a lesson offered
+        c.post(d.root + "today", {"_xsrf": xsrf, "lesson": "", "back": "//evil.example/"})
+        assert today.calls[-1] is None  # cleared
+        status, _, _ = Client().post(d.root + "today", {"lesson": "01-read-a-card.ipynb"})
+        assert status == 403 and today.calls[-1] is None  # no login, no change
+    finally:
+        d.stop()
+    # without a way to tell the lesson server (e.g. under JupyterHub), no control
+    _, _, page = teacher(dash).get(dash.root + "progress")
+    assert "Today's lesson" not in page
+    assert Client().post(dash.root + "today", {"lesson": ""})[0] == 403
+
+
+def test_the_command_tells_the_lesson_server_through_its_file(tmp_path, monkeypatch):
+    """``tokens-edu teacher`` gives the dashboard the lesson server's today's-lesson file
+    (tokens_edu.server.today's read_today / write_today) in the shared data folder."""
+    from pathlib import Path
+
+    from tokens_edu.cli import teacher as command
+
+    written = {}
+
+    class FakeTodayModule:
+        @staticmethod
+        def read_today(folder):
+            return written.get(folder), None
+
+        @staticmethod
+        def write_today(folder, lesson):
+            written[folder] = lesson
+
+    monkeypatch.setattr(command, "today_file", FakeTodayModule)
+    lessons = Path(__file__).resolve().parents[2] / "lessons"
+    today = command.TodayFile(tmp_path, lessons)
+    names = [value for value, _ in today.options()]
+    assert "01-read-a-card.ipynb" in names and not any(n.startswith("00-") for n in names)
+    assert today.current() is None
+    today.set("01-read-a-card.ipynb")
+    assert written == {tmp_path: "01-read-a-card.ipynb"} and today.current() == "01-read-a-card.ipynb"

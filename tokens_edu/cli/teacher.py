@@ -10,12 +10,43 @@ import sys
 from pathlib import Path
 
 from ..content.bundle import lessons_dir
-from ..store.journal import default_url
+from ..store.journal import data_folder, default_url
 from ..teacher.dashboard import DEFAULT_PORT, TokenAuth, serve
 from ..teacher.hub_auth import HubTeacherAuth, running_as_hub_service
 from .common import use_data_dir
 
-__all__ = ["add_command", "run"]
+try:  # the lesson server's "today's lesson" file (issue 20 part 1), on the branch "server"
+    from ..server import today as today_file
+except ImportError:  # not there yet: the dashboard offers no today's-lesson control
+    today_file = None
+
+__all__ = ["add_command", "run", "TodayFile"]
+
+
+class TodayFile:
+    """Today's lesson for the dashboard's control (``make_app(today=...)``): the file the lesson
+    server reads (:mod:`tokens_edu.server.today`) in the data folder both use.
+
+    Args:
+        folder: the data folder (``--data-dir``, as given to ``tokens-edu serve``).
+        lessons: the lessons folder (the lessons offered).
+    """
+
+    def __init__(self, folder: Path, lessons: Path):
+        self.folder, self.lessons = folder, lessons
+
+    def options(self) -> list[tuple[str, str]]:
+        """(notebook name, what the menu shows) of every numbered lesson."""
+        return [(p.name, p.stem) for p in sorted(self.lessons.glob("[0-9][0-9]-*.ipynb"))
+                if not p.name.startswith("00-")]
+
+    def current(self) -> str | None:
+        """The lesson set now, or None."""
+        return today_file.read_today(self.folder)[0]
+
+    def set(self, lesson: str | None) -> None:
+        """Set today's lesson (None clears it). Raises OSError when the file cannot be written."""
+        today_file.write_today(self.folder, lesson)
 
 
 def add_command(sub) -> None:
@@ -120,10 +151,13 @@ def run(args: argparse.Namespace) -> int:
             print("Other computers use this computer's network address instead of 127.0.0.1.",
                   flush=True)
 
+    lessons = args.lessons.expanduser() if args.lessons else lessons_dir()
+    # under JupyterHub each student has a lesson server of their own: nothing to tell
+    today = (TodayFile(data_folder(), lessons)
+             if today_file is not None and auth.token is not None and url.startswith("sqlite:") else None)
     try:
-
         serve(port=args.port, host=args.host, url=url, auth=auth, base_url=args.base_url, ready=ready,
-              lessons=args.lessons.expanduser() if args.lessons else lessons_dir())
+              lessons=lessons, today=today)
     except KeyboardInterrupt:
         print("Stopped.", flush=True)
         return 0

@@ -33,7 +33,8 @@ NAV = (("answers", "", "Answers"), ("progress", "progress", "Progress"),
 ERRORS = {400: "That address has something this dashboard cannot read.",
           403: "This page needs the teacher's login.", 404: "There is no such page.",
           405: "That is not allowed here.",
-          429: "Too many wrong tries. Wait a few minutes, then try again."}
+          429: "Too many wrong tries. Wait a few minutes, then try again.",
+          503: "The lesson server could not be told: is its data folder writable? Try again."}
 
 #: The Content-Security-Policy of every page: no script but the dashboard's own files. Styles
 #: may be inline: the replay's card table (the lessons' table.js) colours cards that way.

@@ -164,6 +164,9 @@ class TodayHandler(BaseHandler):
         known = {value for value, _ in today.options()}
         if lesson and lesson not in known:
             raise tornado.web.HTTPError(400)
-        today.set(lesson or None)
+        try:
+            today.set(lesson or None)
+        except OSError as e:
+            raise tornado.web.HTTPError(503, f"today's lesson could not be written: {e}") from None
         back = self.get_body_argument("back", "")
         self.redirect(back if back.startswith(self.base) and "//" not in back else self.base)

@@ -584,3 +584,61 @@ def test_the_command_tells_the_lesson_server_through_its_file(tmp_path, monkeypa
     assert today.current() is None
     today.set("01-read-a-card.ipynb")
     assert written == {tmp_path: "01-read-a-card.ipynb"} and today.current() == "01-read-a-card.ipynb"
+
+
+# -- predictions, exit questions and results (issue 19 part 6) -----------------------------------
+def _responses_table(url):
+    """The store's ``responses`` table as its migration makes it (branch "store",
+    tokens_edu/store/schema.py), with a few rows."""
+    import datetime as dt
+    import uuid
+
+    import sqlalchemy as sa
+
+    meta = sa.MetaData()
+    t = sa.Table("responses", meta,
+                 sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+                 sa.Column("id", sa.String(36), nullable=False), sa.Column("student", sa.String(200)),
+                 sa.Column("lesson", sa.String(200)), sa.Column("question", sa.String(200)),
+                 sa.Column("kind", sa.String(16)), sa.Column("answer", sa.Text),
+                 sa.Column("correct", sa.Boolean, nullable=True),
+                 sa.Column("saved_at", sa.DateTime(timezone=True)),
+                 sa.Column("browser", sa.String(64), server_default=""))
+    engine = sa.create_engine(url)
+    meta.create_all(engine)
+    now = dt.datetime.now(dt.timezone.utc)
+
+    def add(student, question, kind, answer, correct, ago=0):
+        with engine.begin() as conn:
+            conn.execute(sa.insert(t), [{"id": str(uuid.uuid4()), "student": student,
+                                         "lesson": "05-checks", "question": question, "kind": kind,
+                                         "answer": answer, "correct": correct,
+                                         "saved_at": now - dt.timedelta(seconds=ago)}])
+    return add
+
+
+def test_predictions_exit_questions_and_results_beside_the_answers(tmp_path):
+    url = f"sqlite:///{tmp_path}/checks.sqlite"
+    save(url, "Ana", "Decision Tree", "It follows rules.", lesson="05-checks")
+    d = Dash(url)
+    try:
+        c = teacher(d)
+        _, _, page = c.get(d.root + "questions")
+        assert "No predictions" in page  # before the store has the table: calm
+        add = _responses_table(url)
+        add("Ana", "l05-bot-move", "prediction", "The Audit", False, ago=60)
+        add("Ana", "l05-bot-move", "prediction", "The Task", True)  # changed her mind: latest counts
+        add("Bo", "l05-bot-move", "prediction", "<b>The Audit</b>", False)
+        add("Bo", "l05-exit", "exit", "Rules can be written by people.", None)
+        _, _, page = c.get(d.root + "questions?lesson=05-checks")
+        row = re.search(r'<tr class="question-row">(.*?l05-bot-move.*?)</tr>', page, re.S).group(1)
+        assert "2</td>" in row and "1 of 2" in row  # two answered, one right
+        assert "The Task" in row and "&lt;b&gt;The Audit&lt;/b&gt;" in row and "<b>The Audit" not in row
+        assert "exit question" in page and "Rules can be written by people." in page
+        _, _, grid = c.get(d.root + "progress?lesson=05-checks")
+        ana = re.search(r'<tr data-student="Ana">(.*?)</tr>', grid, re.S).group(1)
+        bo = re.search(r'<tr data-student="Bo">(.*?)</tr>', grid, re.S).group(1)
+        assert 'class="done"' in ana and 'class="right"' in ana  # the Discuss answer and the check
+        assert 'class="wrong"' in bo and "l05-exit" in grid
+    finally:
+        d.stop()

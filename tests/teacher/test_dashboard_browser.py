@@ -137,7 +137,7 @@ def test_the_replay_draws_the_table_and_steps(browser, site):
         context.close()
 
 
-PAGES = {"answers": "", "progress": "progress", "wall": "wall?lesson=01-read-a-card&card=GPT",
+PAGES = {"answers": "", "progress": "progress", "questions": "questions", "wall": "wall?lesson=01-read-a-card&card=GPT",
          "games": "games", "replay": None, "login": "login", "logged-out": "logout"}
 
 

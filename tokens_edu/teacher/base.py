@@ -26,7 +26,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 #: The menu: (key, path under the base URL, label).
 NAV = (("answers", "", "Answers"), ("progress", "progress", "Progress"),
-       ("wall", "wall", "Answer wall"),
+       ("questions", "questions", "Questions"), ("wall", "wall", "Answer wall"),
        ("games", "games", "Games"))
 
 #: What the error pages say (other codes: a generic "try again").

@@ -46,6 +46,7 @@ from .pages import (
     ExportHandler,
     GamesHandler,
     ProgressHandler,
+    QuestionsHandler,
     TodayHandler,
     WallHandler,
     answers_csv,
@@ -65,7 +66,7 @@ PAGES = [
     (r"", AnswersHandler), (r"export\.csv", ExportHandler), (r"progress", ProgressHandler),
     (r"wall", WallHandler), (r"games", GamesHandler), (r"games/([0-9a-f-]{36})", ReplayHandler),
     (r"games/([0-9a-f-]{36})\.json", RecordHandler), (r"events", EventsHandler),
-    (r"today", TodayHandler),
+    (r"today", TodayHandler), (r"questions", QuestionsHandler),
 ]
 
 

@@ -56,6 +56,36 @@ class Answer:
         return (self.student, self.lesson, self.card)
 
 
+@dataclass(frozen=True, slots=True)
+class Response:
+    """One saved answer to a prediction, an exit question or a lesson result (a row of the
+    store's ``responses`` table).
+
+    Attributes:
+        seq, id, student, lesson: as for :class:`Answer`.
+        question: the question's id in the lesson (e.g. ``"l05-bot-move"``).
+        kind: ``"prediction"``, ``"exit"`` or ``"result"``.
+        answer: what the student chose or wrote, or the result.
+        correct: True or False when the question has a right answer, else None.
+        saved_at: when it was saved (aware UTC datetime).
+    """
+
+    seq: int
+    id: str
+    student: str
+    lesson: str
+    question: str
+    kind: str
+    answer: str
+    correct: bool | None
+    saved_at: datetime
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """(student, lesson, question)."""
+        return (self.student, self.lesson, self.question)
+
+
 def _utc(ts) -> datetime:
     if hasattr(ts, "to_pydatetime"):
         ts = ts.to_pydatetime()
@@ -173,6 +203,36 @@ class _NewAnswers:
         return out
 
 
+class _NewResponses:
+    """The responses saved since the last :meth:`poll`, by their row number (``seq``), from the
+    store's ``responses`` table once it exists (the store's migration makes it); before that,
+    none."""
+
+    COLUMNS = ("seq", "id", "student", "lesson", "question", "kind", "answer", "correct", "saved_at")
+
+    def __init__(self, engine: sa.Engine):
+        self.engine = engine
+        self.table: sa.Table | None = None
+        self.cursor = 0
+
+    def poll(self) -> list[Response]:
+        if self.table is None:
+            with self.engine.connect() as conn:
+                if not sa.inspect(conn).has_table("responses"):
+                    return []
+            self.table = sa.Table("responses", sa.MetaData(), autoload_with=self.engine)
+        t = self.table
+        q = sa.select(*(t.c[c] for c in self.COLUMNS)).where(t.c.seq > self.cursor).order_by(t.c.seq)
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        out = [Response(seq, id_, student, lesson, question, kind, answer,
+                        None if correct is None else bool(correct), _utc(saved_at))
+               for seq, id_, student, lesson, question, kind, answer, correct, saved_at in rows]
+        if out:
+            self.cursor = out[-1].seq
+        return out
+
+
 class ClassData:
     """What the dashboard shows, from one database, kept up to date a little at a time.
 
@@ -199,6 +259,9 @@ class ClassData:
         self.lesson_prompts = lesson_prompts(lessons)
         self.index = AnswerIndex()
         self._new = _NewAnswers(self._engine)
+        self._new_responses = _NewResponses(self._engine)
+        self.responses: dict[tuple[str, str, str], Response] = {}  # the latest of each
+        self.response_saves: Counter = Counter()
         self._lock = threading.Lock()
         self._signature: tuple = ()
         self._games = None  # the games' summary table (pandas), read again when it changes
@@ -219,9 +282,16 @@ class ClassData:
         """
         with self._lock:
             new = self._new.poll()
+            new_responses = self._new_responses.poll()
             signature = self._other_signature()
             if new:
                 self.index.add(new)
+            for r in new_responses:
+                self.response_saves[r.key] += 1
+                old = self.responses.get(r.key)
+                if old is None or (r.saved_at, r.seq) >= (old.saved_at, old.seq):
+                    self.responses[r.key] = r
+            new = new or new_responses
             if signature != self._signature or self._games is None:
                 self._games = self.games.games()
                 self._roster = [e.name for e in self.roster.entries()]
@@ -303,8 +373,8 @@ class ClassData:
             roster = list(self._roster)
             games = self._games
             answered = set(self.index.by_prompt)
-            students = set(self.index.students)
-            lessons = set(self.index.lessons)
+            students = set(self.index.students) | {k[0] for k in self.responses}
+            lessons = set(self.index.lessons) | {k[1] for k in self.responses}
         players = set(games["student"]) if games is not None and len(games) else set()
         game_lessons = set(games["lesson"]) if games is not None and len(games) else set()
         others = sorted((students | players) - set(roster), key=str.casefold)
@@ -315,6 +385,23 @@ class ClassData:
         return {"students": roster + others, "roster": roster,
                 "lessons": sorted(lessons | game_lessons | {p[0] for p in known}),
                 "cards": sorted({c for _, c in answered}), "prompts": pairs}
+
+    def questions(self) -> dict[tuple[str, str], dict]:
+        """The predictions, exit questions and results answered so far, by (lesson, question):
+        ``kind``, ``latest`` (each student's latest :class:`Response`, by name), ``answered``,
+        ``right`` and ``wrong`` (counts of the latest; both 0 when there is no right answer)."""
+        self._first()
+        with self._lock:
+            latest = list(self.responses.values())
+        out: dict[tuple[str, str], dict] = {}
+        for r in sorted(latest, key=lambda r: (r.lesson, r.question, r.student.casefold())):
+            q = out.setdefault((r.lesson, r.question), {"kind": r.kind, "latest": {}, "answered": 0,
+                                                        "right": 0, "wrong": 0})
+            q["latest"][r.student] = r
+            q["answered"] += 1
+            q["right"] += r.correct is True
+            q["wrong"] += r.correct is False
+        return out
 
     def replay(self, game_id: str):
         """A :class:`~tokens_edu.game.replay.Replay` of a saved game (kept while its record does

@@ -17,7 +17,10 @@ from . import words
 from .base import BaseHandler
 
 __all__ = ["AnswersHandler", "ExportHandler", "ProgressHandler", "WallHandler", "GamesHandler",
-           "TodayHandler", "MAX_ROWS", "answers_csv", "safe_cell", "game_row"]
+           "TodayHandler", "QuestionsHandler", "MAX_ROWS", "KINDS", "answers_csv", "safe_cell", "game_row"]
+
+#: What each kind of response is called.
+KINDS = {"prediction": "prediction", "exit": "exit question", "result": "lesson result"}
 
 #: Rows shown on the Answers page at most (the CSV has them all).
 MAX_ROWS = 1000
@@ -104,17 +107,33 @@ class ProgressHandler(BaseHandler):
         latest_game = {}
         for g in self.data.game_list(lesson=lesson).itertuples():  # newest first
             latest_game.setdefault(g.student, g)
+        questions = {k: q for k, q in self.data.questions().items() if not lesson or k[0] == lesson}
         active = {s for s, lsn, _ in done if not lesson or lsn == lesson}
+        active |= {s for q in questions.values() for s in q["latest"]}
         students = [s for s in choices["students"]
                     if not lesson or s in choices["roster"] or s in active or s in latest_game]
         grid = []
         for s in students:
             marks = [done.get((s, lsn, c)) for lsn, c in prompts]
             game = latest_game.get(s)
+            checks = [q["latest"].get(s) for q in questions.values()]
             grid.append({"student": s, "marks": marks, "count": sum(m is not None for m in marks),
-                         "game": game_row(game, now) if game is not None else None})
+                         "checks": checks, "game": game_row(game, now) if game is not None else None})
         self.show("progress", "Progress", "progress_live.html", lesson=lesson, choices=choices,
-                  prompts=prompts, grid=grid)
+                  prompts=prompts, questions=list(questions.items()), grid=grid)
+
+
+class QuestionsHandler(BaseHandler):
+    """Predictions, exit questions and lesson results: how many answered each, how many got it
+    right, and each student's latest answer (concept checks, beside the Discuss answers)."""
+
+    @tornado.web.authenticated
+    async def get(self):
+        lesson = self.get_query_argument("lesson", "")
+        await self.fresh()
+        questions = [(k, q) for k, q in self.data.questions().items() if not lesson or k[0] == lesson]
+        self.show("questions", "Questions", "questions_live.html", lesson=lesson,
+                  choices=self.data.choices(), questions=questions, kinds=KINDS)
 
 
 class WallHandler(BaseHandler):

@@ -71,12 +71,12 @@ def save_answer(page, url: str, name: str, text: str) -> None:
 def test_dashboard_shows_two_students_answers_live_hides_names_on_the_wall_and_exports_safely(
         servers, browser):
     printed = servers["teacher_log"].text()
-    assert f"?token={TOKEN}" in printed  # the command prints the teacher's link
+    assert f"/login?token={TOKEN}" in printed  # the command prints the teacher's link
     contexts = []
     try:
         tctx, dash = new_page(browser, accept_downloads=True)
         contexts.append(tctx)
-        dash.goto(servers["teacher"] + f"/?token={TOKEN}")
+        dash.goto(servers["teacher"] + f"/login?token={TOKEN}")
         assert "token" not in dash.url  # taken out of the address bar
         dash.wait_for_selector("#live")
         dash.wait_for_function("() => document.getElementById('live-status').textContent.startsWith('Live')")

@@ -34,18 +34,17 @@ def step_state(replay, saved, step, seat=None) -> dict:
     lines = list(m.lines if m is not None else replay.start_lines())
     seat = saved.seat if seat not in (0, 1) else seat
     caption = replay.caption()
-    state = table_state(replay.game, seat, seat=seat, log_lines=lines)
-    state.update(v=replay.step, status=caption, step="", title="")
+    table = table_state(replay.game, seat, seat=seat, log_lines=lines)
+    table.update(v=replay.step, status=caption, step="", title="")
     other = 1 - seat
+    state_key = words.game_state(saved.status, saved.winner, saved.seat, saved.updated_at)
+    status = words.GAME_STATES[state_key]  # the same words as Progress and Games
     if saved.status == "playing":
-        status = f"still being played (saved {words.ago(saved.updated_at)})"
-    elif saved.status == "over":
-        w = saved.winner
-        status = f"over: {saved.names[w]} won" if w is not None else "over: a draw"
-    else:
-        status = words.GAME_STATES["stopped"]
+        status += f" (saved {words.ago(saved.updated_at)})"
+    elif saved.status == "over" and saved.winner is not None:
+        status = f"over: {saved.names[saved.winner]} won"
     return {"step": replay.step, "length": replay.length, "caption": caption, "seat": seat,
-            "lines": lines, "state": state, "palette": {k: dict(v) for k, v in COLOR_STYLES.items()},
+            "lines": lines, "state": table, "palette": {k: dict(v) for k, v in COLOR_STYLES.items()},
             "other": {"name": replay.names[other],
                       "hand": [c.name for c in replay.game.observation(other).hand]},
             "status": status}

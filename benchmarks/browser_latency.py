@@ -29,9 +29,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT / "tests" / "support"), str(ROOT / "tests" / "widgets")]
 
-from test_browser import LESSON, SETTLED, VIEWPORT, WANTS, Server, launch, only_loopback  # noqa: E402
+from pages import LESSON, SETTLED, VIEWPORT, Server  # noqa: E402
+from teacher_helpers import launch, only_loopback  # noqa: E402
+from test_browser import WANTS  # noqa: E402
 
 TARGET_MS = 150.0
 TARGET_CLICKS = 5

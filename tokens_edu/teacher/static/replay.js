@@ -48,9 +48,12 @@
     model.set("state", s.state);
   };
   let busy = Promise.resolve();
+  // `want`: a step, "end", or a function giving the step when its turn comes (a live update
+  // stays on the step the teacher is looking at then, even after a click queued before it)
   const showStep = (want, follow) => {
     busy = busy.then(() => fetch(window.location.pathname + "?fragment=1&seat=" + seat + "&step=" +
-                                 encodeURIComponent(want), {credentials: "same-origin"}))
+                                 encodeURIComponent(typeof want === "function" ? want() : want),
+                                 {credentials: "same-origin"}))
       .then(r => { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(s => {
         const atEnd = step === length;
@@ -77,5 +80,5 @@
     e.preventDefault(); showStep(a.dataset.step);
   }));
   // dashboard.js calls this when the game changed (a student still playing it)
-  window.tokensReplay = {refresh: () => showStep(step, true)};
+  window.tokensReplay = {refresh: () => showStep(() => step, true)};
 })();

@@ -2,7 +2,7 @@
 
 The class's answers are kept in memory (:class:`AnswerIndex`) and brought up to date a little at
 a time: each look at the database asks only for the answers saved since the last look
-(:class:`_NewAnswers`), so a page at 20,000 answers costs what a page at 20 does, and no page
+(:class:`_NewRows`), so a page at 20,000 answers costs what a page at 20 does, and no page
 reads the whole answers table. Games and the class list are small tables; they are read again
 only when a cheap signature of them (a count and the newest time) changes.
 
@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 from ..game.replay import Replay
 from ..store.games import GameStore, games_table
-from ..store.journal import COLUMNS, Journal, answers_table, default_url
+from ..store.journal import Journal, default_url
 from ..store.roster import Roster, roster_table
 from .lessons import lesson_prompts
 
@@ -152,50 +152,64 @@ class AnswerIndex:
         return max(self.rows[-50:], key=lambda a: (a.saved_at, a.seq)) if self.rows else None
 
 
-class _NewAnswers:
-    """The answers saved since the last call of :meth:`poll`: the one place that reads answers.
+class _NewRows:
+    """The rows of one of the store's tables saved since the last :meth:`poll`: the one place
+    that reads them. The table is looked up by name when it exists (the store's migrations make
+    it; before that there is nothing to read).
 
-    SQLite numbers rows as they arrive (its rowid, which the store's ``seq`` will name), so
-    "after number N" is one look-up of the table's key. On another database the rows come by
-    the time they were saved, re-reading the last :attr:`SETTLE` seconds (a row may commit a
-    little after a later one) and skipping the ones already given.
+    SQLite numbers rows as they arrive (its rowid, which the store's ``seq`` names), so "after
+    number N" is one look-up of the table's key. On another database the rows come by the time
+    they were saved, re-reading the last :attr:`SETTLE` seconds (a row may commit a little after
+    a later one) and skipping the ones already given.
+
+    Args:
+        engine: the database. name: the table's name.
+        columns: the columns to read, ``id`` and ``saved_at`` among them.
+        make: builds a row object from ``(seq, *columns)`` (``saved_at`` as an aware UTC time).
     """
 
     SETTLE = 10.0
 
-    def __init__(self, engine: sa.Engine):
-        self.engine = engine
+    def __init__(self, engine: sa.Engine, name: str, columns: tuple[str, ...], make):
+        self.engine, self.name, self.columns, self.make = engine, name, columns, make
         self.sqlite = engine.dialect.name == "sqlite"
+        self.table: sa.Table | None = None
         self.cursor = 0  # SQLite: the last rowid given
         self.since: datetime | None = None  # elsewhere: the newest time given
         self.recent: dict[str, datetime] = {}  # elsewhere: ids given within SETTLE of `since`
         self.count = 0
 
-    def poll(self) -> list[Answer]:
-        """The new answers, oldest first (all of them at the first call)."""
-        a = answers_table
-        cols = [a.c[c] for c in COLUMNS]
+    def poll(self) -> list:
+        """The new rows, oldest first (all of them at the first call)."""
+        if self.table is None:
+            with self.engine.connect() as conn:
+                if not sa.inspect(conn).has_table(self.name):
+                    return []
+            self.table = sa.Table(self.name, sa.MetaData(), autoload_with=self.engine)
+        t = self.table
+        cols = [t.c[c] for c in self.columns]
         if self.sqlite:
-            rowid = sa.literal_column("answers.rowid")
+            rowid = sa.literal_column(f"{self.name}.rowid")
             q = sa.select(rowid, *cols).where(rowid > self.cursor).order_by(rowid)
         else:
-            q = sa.select(sa.literal(0), *cols).order_by(a.c.saved_at)
+            q = sa.select(sa.literal(0), *cols).order_by(t.c.saved_at)
             if self.since is not None:
-                q = q.where(a.c.saved_at >= self.since - timedelta(seconds=self.SETTLE))
+                q = q.where(t.c.saved_at >= self.since - timedelta(seconds=self.SETTLE))
         with self.engine.connect() as conn:
             rows = conn.execute(q).all()
+        at, ident = self.columns.index("saved_at") + 1, self.columns.index("id") + 1
         out = []
-        for seq, id_, student, lesson, card, prompt, answer, saved_at in rows:
+        for row in rows:
             if not self.sqlite:
-                if id_ in self.recent:
+                if row[ident] in self.recent:
                     continue
-                seq = self.count + len(out) + 1
-            out.append(Answer(seq, id_, student, lesson, card, prompt or "", answer, _utc(saved_at)))
+                row = (self.count + len(out) + 1, *row[1:])
+            out.append(self.make(*row[:at], _utc(row[at]), *row[at + 1:]))
         if out:
             if self.sqlite:
                 self.cursor = out[-1].seq
             else:
-                self.since = max(self.since or out[-1].saved_at, out[-1].saved_at)
+                self.since = max(self.since or out[-1].saved_at, *(x.saved_at for x in out))
                 edge = self.since - timedelta(seconds=self.SETTLE)
                 self.recent.update((x.id, x.saved_at) for x in out)
                 self.recent = {i: t for i, t in self.recent.items() if t >= edge}
@@ -203,34 +217,18 @@ class _NewAnswers:
         return out
 
 
-class _NewResponses:
-    """The responses saved since the last :meth:`poll`, by their row number (``seq``), from the
-    store's ``responses`` table once it exists (the store's migration makes it); before that,
-    none."""
+def _answer(seq, id_, student, lesson, card, prompt, answer, saved_at) -> Answer:
+    return Answer(seq, id_, student, lesson, card, prompt or "", answer, saved_at)
 
-    COLUMNS = ("seq", "id", "student", "lesson", "question", "kind", "answer", "correct", "saved_at")
 
-    def __init__(self, engine: sa.Engine):
-        self.engine = engine
-        self.table: sa.Table | None = None
-        self.cursor = 0
+def _response(seq, id_, student, lesson, question, kind, answer, correct, saved_at) -> Response:
+    return Response(seq, id_, student, lesson, question, kind, answer,
+                    None if correct is None else bool(correct), saved_at)
 
-    def poll(self) -> list[Response]:
-        if self.table is None:
-            with self.engine.connect() as conn:
-                if not sa.inspect(conn).has_table("responses"):
-                    return []
-            self.table = sa.Table("responses", sa.MetaData(), autoload_with=self.engine)
-        t = self.table
-        q = sa.select(*(t.c[c] for c in self.COLUMNS)).where(t.c.seq > self.cursor).order_by(t.c.seq)
-        with self.engine.connect() as conn:
-            rows = conn.execute(q).all()
-        out = [Response(seq, id_, student, lesson, question, kind, answer,
-                        None if correct is None else bool(correct), _utc(saved_at))
-               for seq, id_, student, lesson, question, kind, answer, correct, saved_at in rows]
-        if out:
-            self.cursor = out[-1].seq
-        return out
+
+#: The columns read from the store's ``answers`` and ``responses`` tables.
+ANSWER_COLUMNS = ("id", "student", "lesson", "card", "prompt", "answer", "saved_at")
+RESPONSE_COLUMNS = ("id", "student", "lesson", "question", "kind", "answer", "correct", "saved_at")
 
 
 class ClassData:
@@ -258,8 +256,8 @@ class ClassData:
         self.games = GameStore(self.url, engine=self._engine, read_only=True)
         self.lesson_prompts = lesson_prompts(lessons)
         self.index = AnswerIndex()
-        self._new = _NewAnswers(self._engine)
-        self._new_responses = _NewResponses(self._engine)
+        self._new = _NewRows(self._engine, "answers", ANSWER_COLUMNS, _answer)
+        self._new_responses = _NewRows(self._engine, "responses", RESPONSE_COLUMNS, _response)
         self.responses: dict[tuple[str, str, str], Response] = {}  # the latest of each
         self.response_saves: Counter = Counter()
         self._lock = threading.Lock()

@@ -265,6 +265,7 @@ class ClassData:
         self._games = None  # the games' summary table (pandas), read again when it changes
         self._roster: list[str] = []
         self._replays: OrderedDict = OrderedDict()
+        self.replay_lock = threading.Lock()  # a replay's game moves to one step at a time
         self.changes = 0
 
     # -- keeping up ------------------------------------------------------------------------

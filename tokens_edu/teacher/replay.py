@@ -61,7 +61,7 @@ class ReplayHandler(BaseHandler):
         step = self.get_query_argument("step", "") or "end"
         seat_arg = self.get_query_argument("seat", "")
         seat = int(seat_arg) if seat_arg in ("0", "1") else None
-        state = await self.run(step_state, replay, saved, step, seat)
+        state = await self.run(self.locked_step, replay, saved, step, seat)
         if self.get_query_argument("fragment", ""):
             self.set_header("Content-Type", "application/json; charset=utf-8")
             self.finish(json.dumps(state))
@@ -72,6 +72,13 @@ class ReplayHandler(BaseHandler):
             "replay.html", title=f"Replay: {saved.student}, {saved.lesson or 'no lesson'}",
             active="games", game_id=game_id, saved=saved, names=replay.names, state=state,
             moves=moves))
+
+
+    def locked_step(self, replay, saved, step, seat):
+        """:func:`step_state`, one at a time: a replay is one game moved to each asked step
+        (two tabs on the same game would otherwise move it under each other)."""
+        with self.data.replay_lock:
+            return step_state(replay, saved, step, seat)
 
 
 class RecordHandler(BaseHandler):

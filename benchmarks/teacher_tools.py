@@ -15,7 +15,12 @@ Run: ``.venv/bin/python benchmarks/teacher_tools.py [--answers 20] [--students 3
    lessons), a new answer saved before each load so each load also reads what is new; the
    first load (which reads them all once) is given apart. Goal: under 300 ms a page.
 5. **Guessing the login**: how many wrong guesses one computer, and twenty computers, get
-   checked in a minute with the default throttle, and how long a 100-word list would take.
+   checked with the default throttle, and how long a 100-word list would take (a fake clock).
+6. **Guessing over HTTP** (``--guess-seconds 40``): a real dashboard with the default throttle,
+   and ``--guessers`` parallel requests of wrong tokens for that long, first at the token route
+   (``GET login?token=``), then at the form (``POST login``), from one computer and from twenty
+   (the benchmark's server reads the guesser's address from ``X-Real-Ip``; the real one never
+   does). Prints the wrong guesses checked per second and how many were refused unchecked.
 
 Prints min / median / max of each. The machine may be shared: run it several times.
 """
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import statistics
 import sys
@@ -49,7 +55,7 @@ def figures(name: str, values_ms: list[float]) -> None:
           f"max {v[-1]:8.1f} ms")
 
 
-def start_dashboard(url: str):
+def start_dashboard(url: str, xheaders: bool = False):
     import socket
 
     with socket.socket() as s:
@@ -62,7 +68,7 @@ def start_dashboard(url: str):
         asyncio.set_event_loop(loop)
 
         async def go():
-            make_app(url, auth=TokenAuth("bench")).listen(port, "127.0.0.1")
+            make_app(url, auth=TokenAuth("bench")).listen(port, "127.0.0.1", xheaders=xheaders)
             ready.set()
 
         loop.run_until_complete(go())
@@ -86,15 +92,23 @@ def main() -> None:
     ap.add_argument("--answers", type=int, default=20)
     ap.add_argument("--students", type=int, default=30)
     ap.add_argument("--big", type=int, default=20000, help="answers for the big-class pages (0: skip)")
-    ap.add_argument("--only-big", action="store_true", help="run parts 4 and 5 only")
+    ap.add_argument("--only-big", action="store_true", help="run parts 4 to 6 only")
+    ap.add_argument("--only-guessing", action="store_true", help="run parts 5 and 6 only")
+    ap.add_argument("--guess-seconds", type=float, default=40.0, help="part 6: seconds per attack (0: skip)")
+    ap.add_argument("--guessers", type=int, default=20, help="part 6: parallel requests")
     args = ap.parse_args()
+    logging.getLogger("tornado.access").setLevel(logging.ERROR)  # a line per refused guess otherwise
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "
           f"(1, 5, 15 min), {os.cpu_count()} cores")
-    if not args.only_big:
+    if not (args.only_big or args.only_guessing):
         small(args)
-    if args.big:
+    if args.big and not args.only_guessing:
         big_class(args.big)
     guessing()
+    if args.guess_seconds:
+        for route in ("token", "form"):
+            for computers in (1, 20):
+                guessing_over_http(route, computers, args.guessers, args.guess_seconds)
 
 
 def big_class(n: int) -> None:
@@ -164,6 +178,57 @@ def guessing() -> None:
         checked, took = asyncio.run(attack(clients, 100))
         print(f"Guessing: 100 wrong guesses from {clients} computer(s): {checked} checked, the rest "
               f"refused unchecked (locked); {took:.0f} s of waits before the lock")
+
+
+def guessing_over_http(route: str, computers: int, parallel: int, seconds: float) -> None:
+    """Part 6: ``parallel`` requests at a time of wrong guesses for ``seconds``, at a fresh
+    dashboard with the default throttle (1 s a wrong guess, 5 lock a computer, 20 lock all)."""
+    import http.cookiejar
+    import urllib.error
+    import urllib.parse
+    from concurrent.futures import ThreadPoolExecutor
+
+    folder = tempfile.mkdtemp(prefix="tokens-bench-guess-")
+    root = start_dashboard(f"sqlite:///{folder}/journal.sqlite", xheaders=True)
+    jar = http.cookiejar.CookieJar()
+    o = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    o.open(root + "login").read()  # the form's _xsrf cookie, as a browser would get it
+    xsrf = next(c.value for c in jar if c.name == "_xsrf")
+    counts = {"checked": 0, "refused": 0, "other": 0}
+    lock = threading.Lock()
+    end = time.monotonic() + seconds
+
+    def one(n: int) -> None:
+        guess = f"wrong-{n}"
+        headers = {"X-Real-Ip": f"10.0.0.{n % computers + 1}"}
+        if route == "token":
+            req = urllib.request.Request(root + "login?" + urllib.parse.urlencode({"token": guess}), headers=headers)
+        else:
+            body = urllib.parse.urlencode({"secret": guess, "_xsrf": xsrf}).encode()
+            req = urllib.request.Request(root + "login", data=body, headers=headers)
+        try:
+            o.open(req, timeout=seconds + 30).read()
+            code = 200
+        except urllib.error.HTTPError as e:
+            code = e.code
+        key = {403: "checked", 429: "refused"}.get(code, "other")
+        with lock:
+            counts[key] += 1
+
+    def worker(w: int) -> None:
+        n = w
+        while time.monotonic() < end:
+            one(n)
+            n += parallel
+
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(parallel) as pool:
+        list(pool.map(worker, range(parallel)))
+    took = time.monotonic() - t0
+    where = "GET login?token=" if route == "token" else "POST login (the form)"
+    print(f"Guessing over HTTP, {where}, {computers} computer(s), {parallel} at a time, {took:.0f} s: "
+          f"{counts['checked']} wrong guesses checked ({counts['checked'] / took:.2f} a second), "
+          f"{counts['refused']} refused unchecked (429), {counts['other']} other answers")
 
 
 def small(args) -> None:

@@ -35,6 +35,7 @@ class Watcher:
     Attributes:
         version: what :meth:`ClassData.refresh` last said (None before the first look).
         clients: how many pages listen now.
+        problem: why the database could not be read at the last look (one line), or None.
     """
 
     def __init__(self, data, poll: float = POLL_SECONDS):
@@ -42,6 +43,7 @@ class Watcher:
         self.poll = poll
         self.version = None
         self.clients = 0
+        self.problem: str | None = None  # the database problem last said, if any
         self._event = asyncio.Event()
         self._task = None
 
@@ -63,14 +65,29 @@ class Watcher:
             if self.clients or self.version is None:
                 try:
                     version = await loop.run_in_executor(None, self.data.refresh)
-                except Exception:  # noqa: BLE001 (a database hiccup: try again next time)
-                    log.warning("Dashboard: could not read the database", exc_info=True)
+                except Exception as e:  # noqa: BLE001 (a database hiccup: try again next time)
+                    self._problem(e)
                     version = self.version
+                else:
+                    self._problem(None)
                 if version != self.version:
                     self.version = version
                     self._event.set()
                     self._event = asyncio.Event()
             await asyncio.sleep(self.poll)
+
+    def _problem(self, error: Exception | None) -> None:
+        """Say in one plain line (no traceback) when the database cannot be read, once until
+        the problem changes, and one line when it can be read again."""
+        said = None if error is None else f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        if said == self.problem:
+            return
+        if said is not None:
+            log.warning("Dashboard: cannot read the class's answers now (%s); trying again every "
+                        "%g s. The pages show what was read before.", said[:200], self.poll)
+        else:
+            log.warning("Dashboard: the class's answers can be read again.")
+        self.problem = said
 
 
 class EventsHandler(BaseHandler):

@@ -73,7 +73,6 @@ class ReplayHandler(BaseHandler):
             active="games", game_id=game_id, saved=saved, names=replay.names, state=state,
             moves=moves))
 
-
     def locked_step(self, replay, saved, step, seat):
         """:func:`step_state`, one at a time: a replay is one game moved to each asked step
         (two tabs on the same game would otherwise move it under each other)."""

@@ -199,3 +199,32 @@ def test_logout_by_link_or_button(db):
         assert status == 200
     finally:
         d.stop()
+
+
+def test_each_new_lock_lasts_longer_up_to_the_longest():
+    """A guesser who waits out every lock: each lock of that computer (and of every login)
+    lasts twice the one before, up to ``longest_lock``; the right secret starts afresh."""
+    t = FakeTime()
+    th = throttle(t, delay=1.0, lock_after=5, overall_lock_after=1000, lock_for=300, longest_lock=1200)
+    lengths = []
+    for _ in range(4):
+        while guess(th, "10.0.0.7", right=False) != LOCKED:
+            pass
+        lengths.append(th.locked_for("10.0.0.7") + t.slept[-1])  # the lock began before that wait
+        t.now += lengths[-1]
+    assert [round(x) for x in lengths] == [300, 600, 1200, 1200]
+    assert guess(th, "10.0.0.7", right=True) == OK
+    while guess(th, "10.0.0.7", right=False) != LOCKED:
+        pass
+    assert round(th.locked_for("10.0.0.7") + t.slept[-1]) == 300  # afresh after the teacher logged in
+
+    t2 = FakeTime()
+    every = throttle(t2, delay=1.0, lock_after=1000, overall_lock_after=20, lock_for=300, longest_lock=3600)
+    lengths = []
+    for round_ in range(3):
+        i = 0
+        while guess(every, f"10.0.{round_}.{i}", right=False) != LOCKED:
+            i += 1
+        lengths.append(every.locked_for("10.9.9.9") + t2.slept[-1])
+        t2.now += lengths[-1]
+    assert [round(x) for x in lengths] == [300, 600, 1200]

@@ -50,16 +50,28 @@ class Throttle:
         lock_after: wrong guesses from one computer within ``window`` seconds that lock it out.
         overall_lock_after: wrong guesses from all computers within ``window`` that lock every
             login.
-        lock_for: seconds a lock lasts.
+        lock_for: seconds the first lock lasts; each further lock of the same computer (or of
+            every login) within ``memory`` seconds lasts twice as long as the one before, up
+            to ``longest_lock`` (a guesser who waits out each lock gets fewer guesses an hour,
+            not the same number again and again).
         window: seconds a wrong guess is remembered.
+        longest_lock: seconds the longest lock lasts.
+        memory: seconds a lock is remembered for making the next one longer.
         clock: a monotonic clock (seconds); sleep: an async sleep (both for tests).
+
+    The right secret forgets that computer's wrong guesses and locks (and, for every login,
+    the earlier overall locks): the teacher who logs in starts afresh.
     """
 
     def __init__(self, delay: float = 1.0, lock_after: int = 5, overall_lock_after: int = 20,
-                 lock_for: float = 300.0, window: float = 600.0,
+                 lock_for: float = 300.0, window: float = 600.0, longest_lock: float = 3600.0,
+                 memory: float = 86400.0,
                  clock: Callable[[], float] = time.monotonic, sleep=asyncio.sleep):
         self.delay, self.lock_after, self.overall_lock_after = delay, lock_after, overall_lock_after
         self.lock_for, self.window = lock_for, window
+        self.longest_lock, self.memory = max(longest_lock, lock_for), memory
+        self._locks: dict[str, deque] = {}  # when each computer was locked (within `memory`)
+        self._all_locks: deque = deque()  # when every login was locked (within `memory`)
         self.clock, self.sleep = clock, sleep
         self._one_at_a_time: asyncio.Lock | None = None
         self._wrong: dict[str, deque] = {}
@@ -94,6 +106,8 @@ class Throttle:
             if check():
                 self._wrong.pop(client, None)
                 self._next_for.pop(client, None)
+                self._locks.pop(client, None)
+                self._all_locks.clear()
                 return OK
             cost = self._note_wrong(client)
         await self.sleep(cost)
@@ -111,15 +125,26 @@ class Throttle:
         self._next_check = now + self.delay
         self._next_for[client] = now + cost
         if len(mine) >= self.lock_after:
-            self._locked_until[client] = now + self.lock_for
+            self._locked_until[client] = now + self._lock(self._locks.setdefault(client, deque()), now)
         if len(self._all_wrong) >= self.overall_lock_after:
-            self._all_locked_until = now + self.lock_for
+            self._all_locked_until = now + self._lock(self._all_locks, now)
         for old in [c for c, q in self._wrong.items() if not q or q[-1] <= now - self.window]:
             self._wrong.pop(old, None)
             self._next_for.pop(old, None)
         for old in [c for c, t in self._locked_until.items() if t <= now]:
             self._locked_until.pop(old, None)
+        for old in [c for c, q in self._locks.items() if not q or q[-1] <= now - self.memory]:
+            self._locks.pop(old, None)
         return cost
+
+    def _lock(self, locks: deque, now: float) -> float:
+        """Note a lock starting ``now`` in ``locks`` (its earlier locks); returns its seconds:
+        ``lock_for`` doubled for each earlier lock still remembered, at most ``longest_lock``."""
+        while locks and locks[0] <= now - self.memory:
+            locks.popleft()
+        seconds = min(self.lock_for * 2 ** min(len(locks), 32), self.longest_lock)
+        locks.append(now)
+        return seconds
 
 
 class TokenAuthenticated:
@@ -147,7 +172,8 @@ class TokenAuth:
         token: the token to accept; None makes a random one (``secrets.token_urlsafe(24)``).
         password: a password to accept in the login form as well (None: only the token).
         throttle: the :class:`Throttle` every guess goes through (default: 1 s a wrong guess,
-            5 wrong guesses lock a computer out for 5 minutes, 20 from anywhere lock all).
+            5 wrong guesses lock a computer out for 5 minutes, 20 from anywhere lock all; each
+            further lock twice as long, up to an hour).
 
     Attributes:
         token: the token (str). mixin: the handler mixin (:class:`TokenAuthenticated`).

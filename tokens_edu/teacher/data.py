@@ -12,6 +12,7 @@ The dashboard never writes to the store.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -157,27 +158,53 @@ class _NewRows:
     that reads them. The table is looked up by name when it exists (the store's migrations make
     it; before that there is nothing to read).
 
-    SQLite numbers rows as they arrive (its rowid, which the store's ``seq`` names), so "after
-    number N" is one look-up of the table's key. On another database the rows come by the time
-    they were saved, re-reading the last :attr:`SETTLE` seconds (a row may commit a little after
-    a later one) and skipping the ones already given.
+    Rows are read by the number the database gave each as it arrived, so "after number N" is
+    one look-up of the table's key: the store's ``seq`` column, or SQLite's rowid on a table
+    made before there was one. On PostgreSQL a number is given when a row is written but the
+    row shows when its transaction commits, so number 41 may show just after 42 was read: the
+    numbers skipped are asked for again for :attr:`SETTLE` seconds (as the store's own
+    ``AnswerFeed`` does; this reader also serves the ``responses`` table and builds the
+    dashboard's rows without a DataFrame). A table with neither (PostgreSQL before the store's
+    migrations) is read by the time rows were saved, re-reading the last :attr:`SETTLE` seconds
+    and skipping the rows already given.
 
     Args:
         engine: the database. name: the table's name.
         columns: the columns to read, ``id`` and ``saved_at`` among them.
         make: builds a row object from ``(seq, *columns)`` (``saved_at`` as an aware UTC time).
+        clock: a monotonic clock in seconds (for tests).
     """
 
     SETTLE = 10.0
+    #: Most skipped numbers waited for at once.
+    MAX_GAPS = 1000
 
-    def __init__(self, engine: sa.Engine, name: str, columns: tuple[str, ...], make):
-        self.engine, self.name, self.columns, self.make = engine, name, columns, make
+    def __init__(self, engine: sa.Engine, name: str, columns: tuple[str, ...], make, clock=time.monotonic):
+        self.engine, self.name, self.columns, self.make, self.clock = engine, name, columns, make, clock
         self.sqlite = engine.dialect.name == "sqlite"
         self.table: sa.Table | None = None
-        self.cursor = 0  # SQLite: the last rowid given
-        self.since: datetime | None = None  # elsewhere: the newest time given
-        self.recent: dict[str, datetime] = {}  # elsewhere: ids given within SETTLE of `since`
+        self.numbered = False  # rows have a number (seq, or SQLite's rowid)
+        self.cursor = 0  # the highest number given
+        self.gaps: dict[int, float] = {}  # numbers below `cursor` not seen yet -> when first missed
+        self.since: datetime | None = None  # by time: the newest time given
+        self.recent: dict[str, datetime] = {}  # by time: ids given within SETTLE of `since`
         self.count = 0
+
+    def _query(self):
+        t = self.table
+        cols = [t.c[c] for c in self.columns]
+        if self.numbered:
+            number = t.c.seq if "seq" in t.c else sa.literal_column(f"{self.name}.rowid")
+            now = self.clock()
+            self.gaps = {n: at for n, at in self.gaps.items() if now - at < self.SETTLE}
+            where = number > self.cursor
+            if self.gaps:
+                where = sa.or_(where, number.in_(sorted(self.gaps)))
+            return sa.select(number, *cols).where(where).order_by(number)
+        q = sa.select(sa.literal(0), *cols).order_by(t.c.saved_at)
+        if self.since is not None:
+            q = q.where(t.c.saved_at >= self.since - timedelta(seconds=self.SETTLE))
+        return q
 
     def poll(self) -> list:
         """The new rows, oldest first (all of them at the first call)."""
@@ -186,34 +213,35 @@ class _NewRows:
                 if not sa.inspect(conn).has_table(self.name):
                     return []
             self.table = sa.Table(self.name, sa.MetaData(), autoload_with=self.engine)
-        t = self.table
-        cols = [t.c[c] for c in self.columns]
-        if self.sqlite:
-            rowid = sa.literal_column(f"{self.name}.rowid")
-            q = sa.select(rowid, *cols).where(rowid > self.cursor).order_by(rowid)
-        else:
-            q = sa.select(sa.literal(0), *cols).order_by(t.c.saved_at)
-            if self.since is not None:
-                q = q.where(t.c.saved_at >= self.since - timedelta(seconds=self.SETTLE))
+            self.numbered = self.sqlite or "seq" in self.table.c
         with self.engine.connect() as conn:
-            rows = conn.execute(q).all()
+            rows = conn.execute(self._query()).all()
         at, ident = self.columns.index("saved_at") + 1, self.columns.index("id") + 1
         out = []
         for row in rows:
-            if not self.sqlite:
+            if not self.numbered:
                 if row[ident] in self.recent:
                     continue
                 row = (self.count + len(out) + 1, *row[1:])
             out.append(self.make(*row[:at], _utc(row[at]), *row[at + 1:]))
-        if out:
-            if self.sqlite:
-                self.cursor = out[-1].seq
-            else:
-                self.since = max(self.since or out[-1].saved_at, *(x.saved_at for x in out))
-                edge = self.since - timedelta(seconds=self.SETTLE)
-                self.recent.update((x.id, x.saved_at) for x in out)
-                self.recent = {i: t for i, t in self.recent.items() if t >= edge}
-            self.count += len(out)
+        if out and self.numbered:
+            numbers = [x.seq for x in out]
+            for n in numbers:
+                self.gaps.pop(n, None)
+            top = max(numbers)
+            if not self.sqlite and top > self.cursor:  # SQLite's writers take turns: no gaps
+                got, now = set(numbers), self.clock()
+                missing = [n for n in range(self.cursor + 1, top) if n not in got][-self.MAX_GAPS:]
+                self.gaps.update((n, now) for n in missing)
+                if len(self.gaps) > self.MAX_GAPS:
+                    self.gaps = dict(sorted(self.gaps.items())[-self.MAX_GAPS:])
+            self.cursor = max(self.cursor, top)
+        elif out:
+            self.since = max(self.since or out[-1].saved_at, *(x.saved_at for x in out))
+            edge = self.since - timedelta(seconds=self.SETTLE)
+            self.recent.update((x.id, x.saved_at) for x in out)
+            self.recent = {i: t for i, t in self.recent.items() if t >= edge}
+        self.count += len(out)
         return out
 
 

@@ -35,6 +35,7 @@ def test_the_import_contracts_hold():
     ("store/roster.py", "from ..players import bots", "Each layer imports only the layers below it"),
     ("teacher/hub_auth.py", "import ipywidgets", "The teacher's dashboard never imports the widgets"),
     ("engine/rules.py", "import pandas", "The engine holds no text tools, tables or views"),
+    ("present/page.py", "import ipywidgets", "What a page may show is decided without widgets"),
 ])
 def test_a_deliberate_upward_import_breaks_a_contract(tmp_path, where, line, contract):
     """The contracts are not decoration: one import against them makes lint-imports fail."""

@@ -272,7 +272,7 @@ def test_progress_grid_roster_and_games(dash, db):
     row = re.search(r'<tr data-student="Quiet Quinn">(.*?)</tr>', page, re.S).group(1)
     assert 'class="done"' not in row and ">0/" in row  # on the class list, nothing answered yet
     ana = re.search(r'<tr data-student="Ana">(.*?)</tr>', page, re.S).group(1)
-    assert 'class="done"' in ana and "playing now</span> turn " + str(game.turn) in ana
+    assert 'class="done"' in ana and f"playing, turn {game.turn}</span>" in ana
     assert f"games/{gid}" in ana
 
 
@@ -398,19 +398,15 @@ def test_teacher_command_refuses_a_busy_port_and_a_short_password(tmp_path, caps
     assert "cannot read the password file" in capsys.readouterr().err
 
 
-def test_a_fresh_folder_reads_as_empty_and_never_makes_tables(tmp_path):
-    """The dashboard only reads: on a new database it shows nothing, makes no roster or games
-    table (a teacher's read-only login under JupyterHub could not), and sees them once made."""
-    import sqlalchemy as sa
-
+def test_a_fresh_folder_reads_as_empty(tmp_path):
+    """On a new database the dashboard shows nothing (its tables come from the store's
+    migrations, as for every part of the kit), and sees games and the class list once made."""
     from tokens_edu.teacher.dashboard import DashboardData
 
     url = f"sqlite:///{tmp_path}/fresh.sqlite"
     data = DashboardData(url)
     assert data.games.games().empty and data.roster.entries() == [] and data.choices()["students"] == []
     data.version()
-    tables = set(sa.inspect(sa.create_engine(url)).get_table_names())
-    assert "games" not in tables and "roster" not in tables
     GameStore(url).start(Game.new(starter_decks()[0], starter_decks()[7], seed=1), "Ana", "05", page="p")
     Roster(url).add(["Ana"])
     assert len(data.games.games()) == 1 and [e.name for e in data.roster.entries()] == ["Ana"]
@@ -492,25 +488,38 @@ def test_pages_read_only_the_new_answers(tmp_path):
 
 
 def test_a_game_has_one_word_for_its_state_on_every_page(dash, db):
-    """Progress and Games call the same game the same thing (they said "left" and "playing")."""
+    """Progress, Games and the replay call a game the same thing, in the kit's one word
+    (present/words.py; they said "left" and "playing" for the same game), and the replay's
+    times use the one 24-hour clock."""
     import datetime as dt
 
     import sqlalchemy as sa
 
+    from tokens_edu.store.games import games_table
+
     store = GameStore(db)
     d = starter_decks()
-    game = Game.new(d[3], d[4], seed=11, names=("Idle Ida", "Computer"))
-    gid = store.start(game, "Idle Ida", "06-idle", page="p")
+    game = Game.new(d[1], d[6], seed=4, names=("Idle Ida", "Computer"))
+    gid = store.start(game, "Idle Ida", "06-idle", ("human", "greedy"), "turn", page="p")
+    bot = GreedyBot()
+    for _ in range(6):
+        game.apply(bot.choose(game))
+    store.save(gid, game, "p")
     engine = sa.create_engine(db)
-    with engine.begin() as conn:  # last saved 30 minutes ago: not played now
-        conn.execute(sa.text("UPDATE games SET updated_at = :t WHERE id = :id"),
-                     {"t": dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=30), "id": gid})
+    with engine.begin() as conn:  # nobody has moved in it for an hour
+        conn.execute(games_table.update().where(games_table.c.id == gid)
+                     .values(updated_at=dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1)))
     engine.dispose()
     c = teacher(dash)
     _, _, progress = c.get(dash.root + "progress?lesson=06-idle")
     _, _, games = c.get(dash.root + "games?lesson=06-idle")
     word = re.compile(r'<span class="state state-(\w+)">([^<]+)</span>')
-    assert word.findall(progress) == word.findall(games) == [("paused", "not finished")]
+    assert word.findall(progress) == [("playing", f"playing, turn {game.turn}")]
+    assert word.findall(games) == [("playing", "playing")]
+    assert "left" not in progress and "not finished" not in progress
+    _, _, replay = c.get(dash.root + f"games/{gid}")
+    assert re.search(r'class="replay-status">playing \(saved ', replay)
+    assert re.search(r"started (\d+ \w{3} )?\d\d:\d\d:\d\d", replay)  # the one 24-hour clock
 
 
 # -- today's lesson (issue 20 part 1) ------------------------------------------------------------

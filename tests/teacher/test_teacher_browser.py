@@ -94,6 +94,8 @@ def test_dashboard_shows_two_students_answers_live_hides_names_on_the_wall_and_e
             dash.locator("#live td.answer", has_text=text[:30]).wait_for(timeout=30_000)
             dash.locator("#live td.student", has_text=name).first.wait_for()
         assert dash.evaluate("window.__sameDocument") == "yes"  # no reload happened
+        live = dash.locator("#live-status").inner_text()  # the one 24-hour clock of every page
+        assert re.fullmatch(r"Live · updated \d\d:\d\d:\d\d", live), live
 
         # the answer wall: both answers, large, no names anywhere on the page
         dash.goto(servers["teacher"] + "/wall")

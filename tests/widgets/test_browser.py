@@ -182,7 +182,7 @@ def test_play_lesson_05_by_clicking_cards_at_1366x768(server, browser):
         assert states > 20, f"only {states} table states seen in {len(frames)} frames"
 
         answer = f"Bots follow rules that people wrote ({time.time():.0f})."
-        box = page.locator(".tokens-discuss").first
+        box = page.locator(".tokens-discuss:visible").first  # the question shown now (others wait, hidden)
         box.scroll_into_view_if_needed()
         name = box.locator(".tokens-discuss-name input")
         if name.count() and name.is_visible() and not name.input_value():

@@ -18,6 +18,7 @@ from tokens_edu import Game, starter_decks
 from tokens_edu.players import GreedyBot, RandomBot
 from tokens_edu.widgets import GameView
 from tokens_edu.widgets.game_view import NewGamePanel
+from views import SECRET, tree, tree_state
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "lessons" / "scenarios"
 
@@ -35,24 +36,6 @@ def board_row(game: Game, owner: int, card: str) -> dict | None:
 def player_row(game: Game, p: int) -> dict:
     df = game.tables(0)["players"]
     return df[df["Player"] == p].iloc[0].to_dict()
-
-
-def tree(widget) -> list:
-    """The widget and every widget below it (children, Tab/Accordion pages)."""
-    out, todo, seen = [], [widget], set()
-    while todo:
-        w = todo.pop()
-        if id(w) in seen:
-            continue
-        seen.add(id(w))
-        out.append(w)
-        todo.extend(getattr(w, "children", ()) or ())
-    return out
-
-
-def tree_state(view) -> str:
-    """Every widget state in the view's tree, as one JSON text (what the page is sent)."""
-    return "\n".join(json.dumps(w.get_state(), default=str) for w in tree(view))
 
 
 class FirstBot:
@@ -75,6 +58,14 @@ def send(view, **msg) -> None:
     """A message exactly as the page sends it (with the version of the state it was drawn from)."""
     msg.setdefault("v", state(view)["v"])
     view.table._on_page_msg(view.table, msg)
+
+
+def send_move(view, text: str, drawn: dict | None = None) -> None:
+    """A click on the move ``text`` as the page sends it: the move's index in the moves of the
+    state the page drew (default: the one now) and that state's version."""
+    drawn = drawn or state(view)
+    i = [m["t"] for m in drawn["moves"]].index(text)
+    view.table._on_page_msg(view.table, {"type": "move", "i": i, "v": drawn["v"]})
 
 
 # -- the table and its moves -------------------------------------------------------------------
@@ -102,8 +93,9 @@ def test_a_click_from_the_page_plays_the_move_and_a_stale_click_changes_nothing(
     """R14/R15: Neural Network (CAP 4, TRU 2) audits Explainability (CAP 1, TRU 3)."""
     game = scenario("03-audit")
     view = GameView(game, seats=("human", "greedy"))
-    v0 = state(view)["v"]
-    send(view, type="move", text="audit Neural Network -> Explainability")
+    drawn = dict(state(view))
+    v0 = drawn["v"]
+    send_move(view, "audit Neural Network -> Explainability", drawn)
     assert board_row(game, 1, "Explainability") is None  # Deprecated
     nn = card(view, "Neural Network")
     assert nn["flags"] == 1 and nn["sideways"]
@@ -111,7 +103,7 @@ def test_a_click_from_the_page_plays_the_move_and_a_stale_click_changes_nothing(
     assert "Deprecated" in state(view)["note"]["text"]
     assert state(view)["v"] > v0
     history = game.history
-    send(view, type="move", text="audit Neural Network -> Explainability", v=v0)  # the double click
+    send_move(view, "audit Neural Network -> Explainability", drawn)  # the double click
     assert game.history == history
     assert "already made" in state(view)["note"]["text"]
     assert state(view)["note"]["kind"] == "info"
@@ -186,22 +178,6 @@ def test_bad_arguments_are_refused_in_plain_words():
 
 
 # -- hidden information ---------------------------------------------------------------------
-SECRET = {
-    "title": "Secrets",
-    "seed": 11,
-    "active": 0,
-    "turn": 4,
-    "players": [
-        {"name": "Ada", "hand": ["Sensor", "Neuron"], "deck": ["Chatbot", "Embedding", "Neuron"],
-         "training_set": {"ready": 2, "exerted": 0},
-         "systems": [{"card": "Neural Network"}]},
-        {"name": "Bo", "hand": ["Mandatory Recall", "Informed Consent"],
-         "deck": ["Red Teaming", "Fairness Check", "Accountability"],
-         "training_set": {"ready": 1, "exerted": 0},
-         "systems": [{"card": "Explainability", "exerted": True}],
-         "tools": [{"card": "Tensor"}]},
-    ],
-}
 BO_SECRETS = ("Mandatory Recall", "Informed Consent", "Red Teaming", "Fairness Check")
 
 
@@ -292,19 +268,23 @@ def test_hot_seat_cover_hides_both_hands_and_prompts_until_the_right_player_reve
     assert "Sensor" not in tree_state(view)
 
 
-def test_hot_seat_cover_answers_no_move_from_the_hidden_hand(wire):
-    """A crafted move message under the cover (hot seat) is answered without reading the hand:
-    'train Neuron' (Ada holds it) and 'train Chatbot' (she does not) get the same words."""
+def test_hot_seat_cover_answers_no_move_from_the_hidden_hand(wire, caplog):
+    """Under the cover (hot seat) the page is offered no move, so any move message is one the
+    page could not have sent: 'train Neuron' (Ada holds it) and 'train Chatbot' (she does not),
+    by text or by any index, change nothing, say nothing and never read the hand."""
     game = Game.from_scenario(SECRET)
     view = GameView(game, seats=("human", "human"))
-    assert view.viewer() is None
-    notes = []
-    for text in ("train Neuron", "deploy Sensor", "train Chatbot", "deploy Red Teaming"):
-        view.note = ""
-        view.table._on_page_msg(view.table, {"type": "move", "text": text}, [])
-        notes.append(view.note)
-    assert len(set(notes)) == 1 and notes[0] == "Show your cards first (the button on the table)."
+    assert view.viewer() is None and state(view)["moves"] == []
+    notes, sent = [], len(wire)
+    with caplog.at_level(logging.INFO):
+        for msg in ({"text": "train Neuron"}, {"text": "train Chatbot"}, {"i": 0}, {"i": 3}):
+            view.note = ""
+            view.table._on_page_msg(view.table, dict(msg, type="move", v=state(view)["v"]))
+            notes.append(view.note)
+    assert notes == ["", "", "", ""] and len(wire) == sent  # nothing drawn, nothing said
     assert game.history == ()
+    refused = [r.getMessage() for r in caplog.records if r.name == "tokens_edu.widgets.trust"]
+    assert len(refused) == 1 and "Neuron" not in refused[0] and "Chatbot" not in refused[0]
     for secret in ("Sensor", "Neuron"):
         assert secret not in tree_state(view)
 
@@ -569,7 +549,7 @@ def test_a_whole_game_against_greedybot_by_clicking():
         pick = next((t for t in texts if t.startswith(("task ", "deploy ", "audit "))), None)
         pick = pick or next((t for t in texts if t != "end turn" and not t.startswith("train ")), None)
         pick = pick or next((t for t in texts if t.startswith("train ")), None) or "end turn"
-        send(view, type="move", text=pick)
+        send_move(view, pick)
     assert game.over
     st = state(view)
     assert st["banner"] and ("wins" in st["status"] or "win" in st["status"] or "draw" in st["status"])

@@ -23,8 +23,11 @@ HAND_COLUMNS = ["Card", "Type", "Cost", "Trainable", "Color"]
 LOG_COLUMNS = ["Turn", "Player", "Kind", "Text"]
 
 
-def game_tables(game: "Game", player: int) -> dict[str, pd.DataFrame]:
+def game_tables(game: "Game", player: int, obs=None) -> dict[str, pd.DataFrame]:
     """The tables of ``game`` as ``player`` (0/1) sees them.
+
+    ``obs``: ``game.observation(player)`` if the caller has it already (a page built from one
+    observation passes it, so none is built twice).
 
     Returns:
         dict with DataFrames:
@@ -35,7 +38,8 @@ def game_tables(game: "Game", player: int) -> dict[str, pd.DataFrame]:
         ``hand`` (the viewer's own hand: Card, Type, Cost, Trainable, Color),
         ``log`` (Turn, Player, Kind, Text).
     """
-    obs = game.observation(player)
+    if obs is None or obs.player != player:
+        obs = game.observation(player)
     players = pd.DataFrame(
         [
             {

@@ -39,7 +39,7 @@ from ..game.actions import Action
 from ..game.game import Game
 from .registry import make_bot
 
-__all__ = ["Match", "MatchError", "UNDO_POLICIES", "seat_bot"]
+__all__ = ["Match", "MatchError", "UNDO_POLICIES", "seat_bot", "prompt_for"]
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,30 @@ def seat_bot(seat: object, seat_index: int):
         f"Seat {seat_index + 1} is a {type(seat).__name__}. A seat is 'human', 'greedy', 'random' "
         "or a bot with a choose(game) method."
     )
+
+
+def prompt_for(own: str | None, public: str | None, chooser_name: str, computer: bool) -> str:
+    """The words of a choice in progress for one reader (R22: a look is the chooser's alone).
+
+    Args:
+        own: the chooser's own prompt when the reader is the chooser (it may name cards only
+            they see: ``observation(chooser).pending``), else None.
+        public: the engine's public sentence about the choice (``observation(p).pending_public``),
+            which never names a hidden card, or None.
+        chooser_name: the chooser's name as the game has it. computer: a computer is choosing.
+
+    Returns:
+        str: ``own`` for the chooser; else the public sentence with the computer called "The
+        computer" ("... the top card of its deck"), or "The computer is choosing." / "Bo is
+        choosing." when there is no public sentence.
+    """
+    if own is not None:
+        return own
+    if not public:
+        return "The computer is choosing." if computer else f"{chooser_name} is choosing."
+    if computer and public.startswith(chooser_name):
+        return "The computer" + public[len(chooser_name):].replace(" their ", " its ")
+    return public
 
 
 class Match:
@@ -238,14 +262,9 @@ class Match:
         if viewer is None:
             viewer = self.viewer()
         chooser = g.to_act
-        if viewer is not None and viewer == chooser:
-            return g.observation(viewer).pending
+        mine = viewer is not None and viewer == chooser
         public = g.observation(viewer if viewer is not None else 1 - chooser).pending_public
-        if not public:
-            return "The computer is choosing." if self.bots[chooser] is not None else f"{self.name(chooser)} is choosing."
-        if self.bots[chooser] is not None and public.startswith(g.names[chooser]):
-            public = "The computer" + public[len(g.names[chooser]):].replace(" their ", " its ")
-        return public
+        return prompt_for(g.pending if mine else None, public, g.names[chooser], self.bots[chooser] is not None)
 
     # -- moves -------------------------------------------------------------------------------
     def play(self, action):
@@ -289,16 +308,15 @@ class Match:
     def _apply(self, action):
         g = self.game
         player = g.to_act
-        before = g.observation(player)
+        view = g.view(player)  # a live look at the counts (no Observation is built for a move)
+        deck_before, pending_before = view.deck_size(player), g.pending
         n = len(g.history)
         g.apply(action)
         applied = action
         if isinstance(action, str):
-
             applied = Action.parse(g.history[-1] if len(g.history) > n else action)
-        after = g.observation(player)
-        if (after.deck_sizes[player] != before.deck_sizes[player]
-                or (g.to_act == player and getattr(g, "pending", None) and not before.pending)):
+        if (view.deck_size(player) != deck_before
+                or (g.to_act == player and g.pending and not pending_before)):
             self._revealing.add(n)  # it showed its mover a card (a draw or a look)
         self._run_hooks(self.on_move, player, applied)
         return applied

@@ -1,135 +1,52 @@
-"""What the card table shows: one position, as one player may see it, as a small JSON-able dict.
+"""The card table's state for one viewer, as a JSON-able dict (:func:`table_state`), and the
+table's parts and words (from :mod:`.faces`).
 
-:func:`table_state` turns a game into what :class:`~tokens_edu.widgets.CardTable` draws: both
-sides (Tokens, hand size, deck and discard piles, Training Set as face-down cards), the Systems
-and Tools in play with their card faces, the viewer's own hand, and the viewer's legal moves tied
-to the cards they use and aim at. It reads only ``game.observation(viewer)`` and the public log,
-so nothing the viewer may not see is in it. No widgets: a replay, the teacher's dashboard or a
-test can call it on any game.
+New code asks the presenter (:func:`tokens_edu.present.present`) for a :class:`~.page.Page` and
+reads ``page.table_state()`` or ``page.state()``; :func:`table_state` is the same thing for a
+position seen from a seat with nothing to play (a replay), kept for the code that called it.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from functools import lru_cache
 
-from ..content.cards import FALLBACK_ICON, card_picture, load_cards
-from .render import RARITY_NAMES
+from .faces import (
+    HINTS,
+    LOG_LINES,
+    VERBS,
+    WIN_TOKENS,
+    board_state,
+    card_face,
+    move_label,
+    move_text_for_screen,
+    moves_state,
+    plain,
+    sides_state,
+    table_pictures,
+)
+from .page import Seating, present
 
 __all__ = ["table_state", "card_face", "table_pictures", "move_label", "move_text_for_screen", "plain",
-           "WIN_TOKENS", "LOG_LINES", "VERBS", "HINTS"]
-
-#: Tokens needed to win (R25).
-WIN_TOKENS = 15
-#: How many of the newest log lines the table shows ("What happened").
-LOG_LINES = 6
-
-_NUMBER = re.compile(r"\s*#\d+$")
-_RULE_REF = re.compile(r"\s*\((?:R\d+(?:\s*[-–,]\s*R?\d+)*)\)")
-
-#: The verb on a move's button, per action kind (the card is the one clicked).
-VERBS = {
-    "train": "Train", "deploy": "Deploy", "task": "Run a Task", "audit": "Audit",
-    "use": "Use", "end": "End turn", "keep": "Keep this hand", "mulligan": "New hand",
-    "order": "Go", "choose": "Choose",
-}
-#: One short sentence per kind, read by screen readers and shown as a tooltip. No rule numbers.
-HINTS = {
-    "order": "Decide who takes the first turn.",
-    "keep": "Keep this opening hand.",
-    "mulligan": "Shuffle this hand away and draw a new one of the same size, once.",
-    "choose": "Make this choice for the card in play.",
-    "train": "Put this card face-down in your Training Set. Once per turn.",
-    "deploy": "Pay Data and put this card into play.",
-    "task": "Turn this System sideways and score its Tokens.",
-    "audit": "Both Systems put Flags on each other, equal to their CAP.",
-    "use": "Use this Tool's ability.",
-    "end": "Finish your turn. Your opponent goes next.",
-}
-
-
-def plain(text: object) -> str:
-    """``text`` without rule numbers such as "(R8)" (students read the plain words only)."""
-    return _RULE_REF.sub("", "" if text is None else str(text))
-
-
-def card_face(card) -> dict:
-    """The printed facts of a card that the table draws (all public: they are on the card).
-
-    Args:
-        card: a :class:`~tokens_edu.cards.Card`.
-
-    Returns:
-        dict with ``name, color, type, cost, trainable, tokens, cap, tru, keywords, legacy,
-        rarity, rules, icon`` (``rules``: the ability text, ``{E}`` meaning "turn sideways";
-        ``icon``: the name of its picture in :func:`table_pictures`).
-    """
-    return {
-        "name": card.name, "color": card.color, "type": card.type, "cost": int(card.cost),
-        "trainable": bool(card.trainable), "tokens": int(card.tokens or 0) if card.is_system else None,
-        "cap": card.cap if card.is_system else None, "tru": card.tru if card.is_system else None,
-        "keywords": [str(k) for k in (card.keywords or ())], "legacy": bool(card.legacy),
-        "rarity": RARITY_NAMES.get(card.rarity, card.rarity), "rules": card.rules_text or "",
-        "icon": card.icon or FALLBACK_ICON,
-    }
-
-
-def table_pictures() -> dict[str, str]:
-    """Every Alpha Set card's picture by icon name (a face's ``icon``), for the card table.
-
-    Returns:
-        dict: icon name -> an ``<svg>`` string from :func:`tokens_edu.card_picture`, inked
-        ``currentColor`` so the page colors it with the face's color. 70 pictures, about 40 kB
-        as JSON; the same for every game (the set is public), so it tells nothing hidden.
-    """
-    return dict(_alpha_pictures())
-
-
-@lru_cache(maxsize=1)
-def _alpha_pictures() -> tuple[tuple[str, str], ...]:
-    pictures: dict[str, str] = {}
-    for card in load_cards().cards():
-        pictures.setdefault(card.icon or FALLBACK_ICON, card_picture(card, "currentColor"))
-    return tuple(pictures.items())
-
-
-def move_label(action) -> str:
-    """The short words on a move's button next to its card: "Run a Task", "Audit", "Deploy
-    (pay with Supervised Learning)", "Keep this hand", "New hand" (the mulligan), "Go first"."""
-    kind = getattr(action, "kind", "")
-    if kind == "order":
-        return f"Go {action.choice}"
-    if kind == "choose":
-        return f"Choose {action.choice}"
-    if kind == "deploy" and getattr(action, "via", None):
-        return f"Deploy (Big Data: turn {action.via} sideways to pay)"
-    return VERBS.get(kind, str(action))
-
-
-def move_text_for_screen(action) -> str:
-    """The words a student reads for a move: the action text, with "mulligan" said as "new hand"."""
-    text = str(action)
-    return "new hand" if text == "mulligan" else text  # Action.parse reads "new hand" too
+           "WIN_TOKENS", "LOG_LINES", "VERBS", "HINTS", "board_state", "sides_state", "moves_state"]
 
 
 def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Iterable = (),
                 highlight: Iterable[str] = (), prompt: str | None = None, names: tuple | None = None,
                 log_lines: Iterable[str] | None = None) -> dict:
-    """One position as ``viewer`` may see it, as a JSON-able dict for :class:`CardTable`.
+    """One position as ``viewer`` may see it, as a JSON-able dict for the card table
+    (:meth:`tokens_edu.present.Page.table_state` of a replay's page, :func:`present` with
+    ``Seating(live=False)``).
 
     Args:
         game: a :class:`~tokens_edu.Game` (read with ``observation`` and ``log`` only).
         viewer: whose hand is shown (0/1), or None (a covered hot seat: no hand at all).
         seat: the side drawn at the bottom (default: ``viewer``, else 0).
-        moves: the viewer's moves to offer (Actions from ``legal_actions()``; empty when it is
-            not their decision).
-        highlight: board labels to mark (the computer's last moves), and ``"ts:<p>"`` to mark
-            player p's Training Set (a face-down Train: never a card's name).
-        prompt: the decision in progress as the viewer may read it (see
-            :meth:`tokens_edu.match.Match.prompt`); never the other player's hidden prompt.
-        names: the two names to show (default: the game's).
-        log_lines: the "What happened" lines (default: the newest lines of ``game.log``).
+        moves: moves to offer (Actions from ``legal_actions()``); none by default.
+        highlight: board labels to mark, and ``"ts:<p>"`` to mark player p's Training Set.
+        prompt: a prompt to show (never the other player's hidden prompt); none by default.
+        names: the two names to show (default: the game's, cut to 30 characters).
+        log_lines: the "What happened" lines (default: the newest lines of the log as the
+            viewer reads it).
 
     Returns:
         dict: ``seat``, ``you``, ``sides`` (top first: ``p, name, you, tokens, hand, deck,
@@ -137,53 +54,22 @@ def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Ite
         ``board`` (``id, owner, face, cap, tru, flags, sideways, new, can_act, no_task,
         no_audit, lost, hl``), ``hand`` (the viewer's faces), ``moves`` (``t`` text, ``k``
         kind, ``c`` the card it uses: a board id or ``"hand:<name>"``, ``x`` the target board
-        id or None, ``label``, ``hint``), ``prompt``, ``log``, ``over``, ``winner``.
+        id or None, ``label``, ``hint``...), ``prompt``, ``log``, ``over``, ``winner``,
+        ``turn``, ``win`` (Tokens to win, R25).
+
+    Raises:
+        ValueError: ``viewer`` is not 0, 1 or None.
     """
-    bottom = seat if seat in (0, 1) else (viewer if viewer in (0, 1) else 0)
-    obs = game.observation(viewer if viewer in (0, 1) else bottom)
-    names = tuple(names or obs.names)
-    board = []
-    labels = set()
-    hl = set(highlight)
-    for b in obs.board:
-        labels.add(b.label)
-        board.append({
-            "id": b.label, "owner": b.owner, "face": card_face(b.card), "cap": b.cap, "tru": b.tru,
-            "flags": int(b.flags), "sideways": bool(b.sideways), "new": bool(b.new),
-            "can_act": bool(b.can_act), "no_task": bool(b.no_task), "no_audit": bool(b.no_audit),
-            "lost": bool(b.abilities_lost), "hl": b.label in hl,
-        })
-    hand = [card_face(c) for c in obs.hand] if viewer in (0, 1) else []
-    hand_names = {c["name"] for c in hand}
-    offered = []
-    for a in moves:
-        kind = a.kind
-        subject = None
-        if kind in ("train", "deploy") and a.card:
-            name = _NUMBER.sub("", a.card)
-            subject = f"hand:{name}" if name in hand_names else None
-        elif kind in ("task", "audit", "use") and a.card in labels:
-            subject = a.card
-        target = a.target if a.target in labels else None
-        offered.append({"t": str(a), "k": kind, "c": subject, "x": target, "label": move_label(a),
-                        "screen": move_text_for_screen(a), "hint": HINTS.get(kind, ""),
-                        "xname": a.target if a.target and target is None else None})
-    sides = []
-    for p in (1 - bottom, bottom):
-        sides.append({
-            "p": p, "name": str(names[p]), "you": viewer is not None and p == viewer,
-            "tokens": int(obs.tokens[p]), "hand": int(obs.hand_sizes[p]), "deck": int(obs.deck_sizes[p]),
-            "discard": [card_face(c) for c in obs.discards[p]],
-            "ts_ready": int(obs.data_ready[p]), "ts_total": int(obs.training_set[p]),
-            "acting": (not obs.over) and obs.to_act == p, "turn": (not obs.over) and obs.active == p,
-            "ts_hl": f"ts:{p}" in hl,
-        })
-    if log_lines is None:
-        log = game.log_for(viewer) if viewer in (0, 1) else game.log
-        log_lines = [plain(e.text) for e in list(log)[-LOG_LINES:]]
-    return {
-        "seat": bottom, "you": viewer if viewer in (0, 1) else None, "sides": sides, "board": board,
-        "hand": hand, "moves": offered, "prompt": plain(prompt) if prompt else None,
-        "log": list(log_lines)[-LOG_LINES:], "over": bool(obs.over), "winner": obs.winner,
-        "turn": int(obs.turn), "win": WIN_TOKENS,
-    }
+    page = present(game, viewer, Seating(live=False, seat=seat, names=tuple(names) if names else None),
+                   log_lines=log_lines)
+    state = page.table_state()
+    hl = tuple(highlight)
+    if hl:
+        state["board"] = board_state(page.obs, hl)
+        state["sides"] = sides_state(page.obs, page.seat, page.viewer, page.names, hl)
+    moves = tuple(moves)
+    if moves:
+        state["moves"] = moves_state(moves, {f["name"] for f in state["hand"]}, {b["id"] for b in state["board"]})
+    if prompt:
+        state["prompt"] = plain(prompt)
+    return state

@@ -48,7 +48,7 @@ def template_env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters.update(when=words.when, ago=words.ago)
-    env.globals.update(nav=NAV, GAME_STATES=words.GAME_STATES)
+    env.globals.update(nav=NAV)
     return env
 
 

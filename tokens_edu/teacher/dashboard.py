@@ -53,10 +53,9 @@ from .pages import (
     safe_cell,
 )
 from .replay import RecordHandler, ReplayHandler
-from .words import IDLE_GAME
 
 __all__ = ["make_app", "serve", "TokenAuth", "Throttle", "ClassData", "DashboardData", "safe_cell",
-           "answers_csv", "lesson_prompts", "DEFAULT_PORT", "MAX_ROWS", "POLL_SECONDS", "IDLE_GAME"]
+           "answers_csv", "lesson_prompts", "DEFAULT_PORT", "MAX_ROWS", "POLL_SECONDS"]
 
 #: The dashboard's port (the lessons use 8866).
 DEFAULT_PORT = 8867

@@ -49,14 +49,19 @@ def _filters(handler: BaseHandler) -> tuple[dict, bool]:
 
 def game_row(g, now: datetime) -> dict:
     """What a page shows of a saved game (a row of the games' summary), from the student's seat:
-    ``id, student, lesson, me, other, mine, theirs, names, tokens, turn, moves, state`` (a key of
-    :data:`~tokens_edu.teacher.words.GAME_STATES`), ``updated_at``."""
+    ``id, student, lesson, me, other, mine, theirs, names, tokens, turn, moves, updated_at``,
+    ``state`` (its CSS class, :func:`~tokens_edu.teacher.words.state_class`), ``state_text``
+    (the kit's one word for it, from the student's side: "playing, turn 7", "over, won"...) and
+    ``state_word`` (the same with each game's names: "playing", "over, Ana won"...)."""
     seat = int(g.seat)
+    winner = None if g.winner is None or g.winner != g.winner else int(g.winner)
     return {"id": g.id, "student": g.student, "lesson": g.lesson, "names": (g.name0, g.name1),
             "tokens": (int(g.tokens0), int(g.tokens1)), "me": (g.name0, g.name1)[seat],
             "other": (g.name1, g.name0)[seat], "mine": int((g.tokens0, g.tokens1)[seat]),
             "theirs": int((g.tokens1, g.tokens0)[seat]), "turn": int(g.turn), "moves": int(g.moves),
-            "state": words.game_state(g.status, g.winner, seat, g.updated_at, now),
+            "state": words.state_class(g.status, winner, seat),
+            "state_text": words.game_state(g.status, winner, seat=seat, turn=int(g.turn)),
+            "state_word": words.game_state(g.status, winner, names=(g.name0, g.name1)),
             "updated_at": g.updated_at}
 
 

@@ -1,9 +1,9 @@
 """A saved game's replay page and its record file.
 
 The page draws each position with the lessons' own card table (``widgets/static/table.js``,
-served as a file: the dashboard never imports the widgets), fed with the presenter's table state
-(:func:`tokens_edu.present.table.table_state`) seen from either seat. The teacher sees both
-hands; the page says so.
+served as a file: the dashboard never imports the widgets), fed with what the kit's one
+presenter (:func:`tokens_edu.present.present`, as ``ReplayView`` uses it) shows from either
+seat. The teacher sees both hands; the page says so.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import json
 
 import tornado.web
 
+from ..present import REPLAY, present
 from ..present.render import COLOR_STYLES
-from ..present.table import table_state
 from . import words
 from .base import BaseHandler
 
@@ -34,15 +34,12 @@ def step_state(replay, saved, step, seat=None) -> dict:
     lines = list(m.lines if m is not None else replay.start_lines())
     seat = saved.seat if seat not in (0, 1) else seat
     caption = replay.caption()
-    table = table_state(replay.game, seat, seat=seat, log_lines=lines)
+    table = present(replay.game, seat, REPLAY, log_lines=lines).table_state()
     table.update(v=replay.step, status=caption, step="", title="")
     other = 1 - seat
-    state_key = words.game_state(saved.status, saved.winner, saved.seat, saved.updated_at)
-    status = words.GAME_STATES[state_key]  # the same words as Progress and Games
+    status = words.game_state(saved.status, saved.winner, names=saved.names)  # as on Games
     if saved.status == "playing":
         status += f" (saved {words.ago(saved.updated_at)})"
-    elif saved.status == "over" and saved.winner is not None:
-        status = f"over: {saved.names[saved.winner]} won"
     return {"step": replay.step, "length": replay.length, "caption": caption, "seat": seat,
             "lines": lines, "state": table, "palette": {k: dict(v) for k, v in COLOR_STYLES.items()},
             "other": {"name": replay.names[other],

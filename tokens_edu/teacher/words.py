@@ -1,40 +1,18 @@
-"""The words and times the dashboard shows, in one place: the clock, "how long ago", and what a
-game's state is called.
+"""The words and times the dashboard shows: the kit's one clock and one word for a game's state
+(:mod:`tokens_edu.present.words`, shared with the students' pages, issue 21 part 7), and what
+only the dashboard says ("how long ago", a CSS class for a game's state).
 
-One clock for the whole kit: 24-hour time, as the students' pages show it ("Saved at 14:03:22"
-in the Discuss box). The dashboard's own script writes its "updated at" time the same way
+The dashboard's own script writes its "updated" time with the same 24-hour clock
 (``static/dashboard.js``, ``clock()``).
-
-One word for a game's state, on every page (Progress and Games used to disagree: "left" on one,
-"playing" on the other, for the same game). :func:`game_state` decides it.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
-__all__ = ["CLOCK", "CLOCK_SECONDS", "DATE_CLOCK", "IDLE_GAME", "GAME_STATES", "local_time", "when",
-           "ago", "game_state"]
+from ..present.words import GAME_STATES, clock, game_state, when_text
 
-#: The clock: 24-hour hours and minutes (what the students' pages show).
-CLOCK = "%H:%M"
-#: The clock with seconds, for a time today.
-CLOCK_SECONDS = "%H:%M:%S"
-#: A time on another day.
-DATE_CLOCK = "%d %b " + CLOCK
-
-#: A game not saved for this long is no longer "playing now".
-IDLE_GAME = timedelta(minutes=20)
-
-#: What each state of a game is called (key: the CSS class ``state-<key>``).
-GAME_STATES = {
-    "playing": "playing now",        # saved in the last IDLE_GAME
-    "paused": "not finished",        # still open, but no move for IDLE_GAME
-    "won": "won",                    # over: the student won
-    "lost": "lost",                  # over: the other side won
-    "draw": "draw",                  # over, nobody won (a turn limit)
-    "stopped": "stopped",            # the student started a new game instead
-}
+__all__ = ["GAME_STATES", "clock", "local_time", "when", "ago", "game_state", "state_class"]
 
 
 def local_time(ts) -> datetime | None:
@@ -44,18 +22,12 @@ def local_time(ts) -> datetime | None:
         return None
     if hasattr(ts, "to_pydatetime"):
         ts = ts.to_pydatetime()
-    if ts.tzinfo is None:
-        ts = ts.replace(tzinfo=timezone.utc)
-    return ts.astimezone()
+    return (ts.replace(tzinfo=timezone.utc) if ts.tzinfo is None else ts).astimezone()
 
 
 def when(ts, now: datetime | None = None) -> str:
-    """A time as the dashboard writes it: ``14:03:22`` today, else ``12 Nov 14:03`` ("" for none)."""
-    t = local_time(ts)
-    if t is None:
-        return ""
-    now = now or datetime.now().astimezone()
-    return t.strftime(CLOCK_SECONDS) if t.date() == now.date() else t.strftime(DATE_CLOCK)
+    """A time as every page writes it: ``14:03:22`` today, else ``12 Nov 14:03:22`` ("" for none)."""
+    return when_text(ts, now)
 
 
 def ago(ts, now: datetime | None = None) -> str:
@@ -72,19 +44,17 @@ def ago(ts, now: datetime | None = None) -> str:
     return when(ts, now)
 
 
-def game_state(status: str, winner, seat: int, updated_at, now: datetime | None = None) -> str:
-    """The key of :data:`GAME_STATES` for a saved game, seen from the student's seat.
+def state_class(status: str, winner, seat: int | None) -> str:
+    """The CSS class a game's state is drawn with (``state-<this>``): ``playing``, ``stopped``,
+    and for a game that is over ``won`` or ``lost`` (from ``seat``; ``over`` without one) or
+    ``draw``.
 
     Args:
         status: the store's ``"playing"``, ``"over"`` or ``"stopped"``.
-        winner: 0, 1 or None; seat: the student's seat (0/1).
-        updated_at: when the game was last saved (UTC).
-        now: the time to compare with (default: now).
+        winner: 0, 1, or None/NaN (a draw). seat: the student's seat (0/1) or None.
     """
-    if status == "over":
-        return "draw" if winner is None or winner != winner else ("won" if int(winner) == seat else "lost")
-    if status == "playing":
-        t = local_time(updated_at)
-        now = now or datetime.now(timezone.utc)
-        return "playing" if t is not None and now - t < IDLE_GAME else "paused"
-    return "stopped"
+    if status != "over":
+        return status if status in GAME_STATES else "stopped"
+    if winner is None or winner != winner:
+        return "draw"
+    return ("won" if int(winner) == seat else "lost") if seat in (0, 1) else "over"

@@ -5,15 +5,23 @@ scenarios on one table), :class:`CardTable` (the table widget alone), :class:`Di
 through a whole game).
 
 Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
-``tables``...) and hold no rules. Imported lazily, so ``import tokens_edu`` stays light.
+``tables``...) and hold no rules; what a page may show is decided by the presenter
+(:mod:`tokens_edu.present`). Imported lazily, so ``import tokens_edu`` stays light.
+
+Importing this package puts the kernel's checks in front of every widget's messages from the
+page (:mod:`tokens_edu.widgets.trust`: a disabled widget can't be changed from the page).
 """
 
 from importlib import import_module
 
+from . import trust
+
+trust.install()
+
 _WHERE = {
     "CardGallery": ".gallery",
     "GameView": ".game_view",
-    "NewGamePanel": ".game_view",
+    "NewGamePanel": ".new_game",
     "PuzzlePicker": ".puzzles",
     "CardTable": ".table",
     "DiscussBox": ".discuss",

@@ -17,11 +17,13 @@ Who is writing:
   fills it in before saving. Under it a short line says that this name is not a password.
   Names are cleaned as everywhere (:func:`tokens_edu.names.clean_name`).
 
-Whose saved work comes back: only the page's own. The page's identity is the JupyterHub login,
-else the name the journal was given in code (or by a roster login), else the page's
-``?student=`` query. A name typed in the name box is used for saving, but typing a classmate's
-name never pulls their answer or draft into the box (anyone can type any name; for privacy,
-teachers use JupyterHub logins).
+Whose saved work comes back: with a JupyterHub login, a class-roster code or a name given in
+code, that student's. With a typed name (the name box, or the page's ``?student=`` link), only
+what **this browser** wrote under that name: the box's invisible :class:`~tokens_edu.widgets.browser.BrowserKey`
+sends the browser's secret to the kernel, and the journal reads back only rows stored with it
+(:mod:`tokens_edu.store.identity`). Typing a classmate's name (or opening their link) in another
+browser never shows, or overwrites, their answer or draft; for proven names, teachers use a
+class list or JupyterHub logins.
 
 Nothing a student writes is lost (issue 9, "answers never lost"). The writing area is a small
 custom widget (:class:`AnswerBox`, front end ``static/discuss.js``):
@@ -61,7 +63,6 @@ from __future__ import annotations
 import html
 import logging
 import uuid
-from datetime import datetime
 from pathlib import Path
 
 import anywidget
@@ -70,14 +71,13 @@ import traitlets
 
 from ..content.cards import Card, load_cards
 from ..content.names import clean_name
-from ..store.journal import (
-    CODE_NEEDED,
-    MAX_ANSWER,
-    Journal,
-    JournalUnavailable,
-    student_from_query,
-    too_long_message,
-)
+from ..present.words import clock
+from ..store import Journal, JournalUnavailable
+from ..store.answers import too_long_message
+from ..store.identity import CODE_NEEDED, student_from_query
+from ..store.schema import MAX_ANSWER
+from .browser import BrowserKey
+from .trust import refuse
 
 __all__ = ["DiscussBox", "AnswerBox"]
 
@@ -88,18 +88,21 @@ _STATIC = Path(__file__).resolve().parent / "static"
 #: The character counter under the answer box appears past this many characters.
 COUNT_FROM = 4000
 
-NAME_NOTE = ("This name is not a password: anyone can type any name. Your saved answer comes "
-             "back only on your own lesson link.")
+NAME_NOTE = ("This name is not a password: anyone can type any name. Your saved answers come "
+             "back only in this browser, on this computer.")
 
 
 class AnswerBox(anywidget.AnyWidget):
     """The writing area of a Discuss box: a text box, a counter, Save, a status line.
 
-    The front end (``static/discuss.js``) owns the text box. It sends the kernel three kinds of
-    messages, in order: ``{"type": "draft", "text", "seq"}`` a moment after typing stops,
-    ``{"type": "save", "text", "seq"}`` on Save (the text as shown), and ``{"type": "ping"}``
-    (answered with ``{"type": "pong"}``; silence means lost contact). The kernel answers a draft
-    or a save by setting the traits below in one update, ``ack`` last known ``seq``.
+    The front end (``static/discuss.js``) owns the text box. It sends the kernel four kinds of
+    messages, in order: ``{"type": "dirty", "dirty": bool}`` at once when the box starts or stops
+    holding words that are not saved, ``{"type": "draft", "text", "seq"}`` a moment after typing
+    stops, ``{"type": "save", "text", "seq"}`` on Save (the text as shown), and ``{"type":
+    "ping"}`` (answered with ``{"type": "pong"}``; silence means lost contact). The kernel answers
+    a draft or a save by setting the traits below in one update, ``ack`` last known ``seq``.
+    Anything else is refused and logged (:func:`tokens_edu.widgets.trust.refuse`); the page sets
+    no trait itself.
 
     Args:
         on_save: ``on_save(text) -> str``: store ``text`` as the answer; return the status line
@@ -116,6 +119,8 @@ class AnswerBox(anywidget.AnyWidget):
 
     _esm = _STATIC / "discuss.js"
     _css = _STATIC / "discuss.css"
+    #: The page sets none of the traits: it sends messages, the kernel answers (widgets/trust.py).
+    _page_may_set = ()
 
     value = traitlets.Unicode("").tag(sync=True)
     saved_text = traitlets.Unicode("").tag(sync=True)
@@ -138,7 +143,15 @@ class AnswerBox(anywidget.AnyWidget):
         self._on_save = on_save
         self._on_draft = on_draft
         self._seq = 0
+        #: the page says the box holds words that are not saved (its "dirty" message)
+        self.page_dirty = False
         self.on_msg(lambda _w, content, _buffers: self.handle(content))
+
+    @property
+    def unsaved(self) -> bool:
+        """True when the box holds words that are not saved as the answer: typed on the page
+        (its "dirty" message, sent at once) or known to the kernel (a draft)."""
+        return self.page_dirty or (bool(self.value.strip()) and self.value != self.saved_text)
 
     def handle(self, content: dict) -> None:
         """Act on one message from the front end (also how tests play the student's part).
@@ -150,9 +163,13 @@ class AnswerBox(anywidget.AnyWidget):
             if kind == "ping":
                 self.send({"type": "pong", "n": content.get("n")})
                 return
-            seq = int(content.get("seq") or 0)
-            text = content.get("text")
-            if not isinstance(text, str) or kind not in ("draft", "save"):
+            if kind == "dirty" and isinstance(content.get("dirty"), bool):
+                self.page_dirty = content["dirty"]
+                return
+            text = content.get("text") if kind in ("draft", "save") else None
+            seq = content.get("seq", 0) if isinstance(content, dict) else None
+            if not isinstance(text, str) or isinstance(seq, bool) or not isinstance(seq, int):
+                refuse(self, "a message the Discuss box never sends", str(kind)[:20])
                 return
             if seq and seq < self._seq:
                 return  # an older message overtaken by a newer one: never undo newer text
@@ -176,7 +193,7 @@ class AnswerBox(anywidget.AnyWidget):
             self.value = text
             if kept:
                 self.draft_text = text
-                self.draft_at = datetime.now().strftime("%H:%M:%S")
+                self.draft_at = clock()
             self.ack = max(self.ack, seq)
 
     def _save(self, text: str, seq: int) -> None:
@@ -253,8 +270,10 @@ class DiscussBox(widgets.VBox):
         who: with a class roster, the ``HTML`` line saying whose answers are saved ("Saving as
             Ana."), or asking for the code; else None.
         own_name: the page's identity (login, the journal's name, or the ``?student=`` query;
-            ``""`` when none): the only name whose saved answer and draft are put in the box.
+            ``""`` when none).
         answer: the :class:`AnswerBox` (text box, counter, Save, status line).
+        browser_key: the invisible :class:`~tokens_edu.widgets.browser.BrowserKey` that tells
+            the journal which browser the page is in.
         last_saved_id: the id of the last answer saved from this box, or None.
 
     Raises:
@@ -319,7 +338,8 @@ class DiscussBox(widgets.VBox):
             children.append(self.name_note)
         if self.who is not None:
             children += [self.who, self.code_box]
-        children.append(self.answer)
+        self.browser_key = BrowserKey(on_browser=self._on_browser)
+        children += [self.answer, self.browser_key]
         super().__init__(children=children, **kwargs)
         self.add_class("tokens-discuss")
         try:
@@ -330,6 +350,11 @@ class DiscussBox(widgets.VBox):
             self.answer.say("Answers can't be saved right now: the lesson server cannot store "
                             "them. You can still write and play.", "bad")
         self._safely("find your saved answer", self._load_saved)
+
+    @property
+    def unsaved(self) -> bool:
+        """True when the box holds words that are not saved (see :attr:`AnswerBox.unsaved`)."""
+        return self.answer.unsaved
 
     # -- the old names (a Textarea-like and a status-like object) ----------------------------
     @property
@@ -401,13 +426,11 @@ class DiscussBox(widgets.VBox):
         return self.journal.student or ""
 
     def _load_saved(self) -> None:
-        """Put the page's own latest saved answer, or a newer draft, in an empty answer box.
-
-        Only for the page's identity (:attr:`own_name`): a classmate's name typed in the name
-        box never brings their work onto this page.
-        """
+        """Put the latest saved answer, or a newer draft, of the name given in an empty answer
+        box: the journal reads back only what the page may see (with a typed name, only what
+        this browser wrote; see :mod:`tokens_edu.store.identity`)."""
         name = self._typed_name()
-        if not name or name != self.own_name or self.answer.value.strip():
+        if not name or self.answer.value.strip():
             return
         lesson = self.journal.lesson
         try:
@@ -427,7 +450,7 @@ class DiscussBox(widgets.VBox):
             if draft is not None and draft.text != saved:
                 self.answer.value = draft.text
                 self.answer.draft_text = draft.text
-                self.answer.draft_at = draft.saved_at.astimezone().strftime("%H:%M:%S")
+                self.answer.draft_at = clock(draft.saved_at)
                 self.answer.say("Here is the draft you were writing. It is not saved yet: "
                                 "press Save when it's ready.", "info")
             elif saved is not None:
@@ -479,7 +502,7 @@ class DiscussBox(widgets.VBox):
         return saved_id
 
     def _saved_line(self) -> str:
-        return f"Saved at {datetime.now().strftime('%H:%M:%S')}. Well done, {self.journal.student}!"
+        return f"Saved at {clock()}. Well done, {self.journal.student}!"
 
     # -- from the page (they never raise past the AnswerBox) -------------------------------
     def _save_from_page(self, text: str) -> str:
@@ -497,6 +520,12 @@ class DiscussBox(widgets.VBox):
 
     def _on_name(self, change) -> None:
         self._safely("find your saved answer", self._load_saved)
+
+    def _on_browser(self, secret: str) -> None:
+        """The page's front end told which browser this is: its saved work can come back now."""
+        set_browser = getattr(self.journal, "set_browser", None)  # a journal-like object may lack it
+        if set_browser is not None and set_browser(secret):
+            self._safely("find your saved answer", self._load_saved)
 
     def _on_identify(self, name: str) -> None:
         """The page learned who its student is (``journal.identify``, e.g. a roster login):

@@ -27,13 +27,15 @@ Example::
 
 from __future__ import annotations
 
-import html
 import logging
 
 import ipywidgets as widgets
 
 from ..game.replay import Replay
-from .table import CardTable, card_face, table_state
+from ..present import REPLAY, present
+from .panes import esc as _esc
+from .panes.tables import table_html
+from .table import CardTable
 
 __all__ = ["ReplayView", "TEACHER_NOTE"]
 
@@ -42,16 +44,6 @@ log = logging.getLogger(__name__)
 #: Shown at the top of every replay.
 TEACHER_NOTE = ("Replay of the whole game: you see both players' hands and every secret choice. "
                 "Show it to players only after their game is over.")
-
-
-def _esc(value) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
-
-
-def _table_html(df, empty: str) -> str:
-    if df is None or len(df) == 0:
-        return f"<i>{_esc(empty)}</i>"
-    return df.to_html(escape=True, index=False, border=0, classes="tokens-table", justify="left")
 
 
 class ReplayView(widgets.VBox):
@@ -83,7 +75,6 @@ class ReplayView(widgets.VBox):
     """
 
     def __init__(self, record_or_game, step=0, seat: int = 0):
-
         self.replay = Replay(record_or_game)
         r = self.replay
         super().__init__()
@@ -175,7 +166,6 @@ class ReplayView(widgets.VBox):
         return int(self.seat_pick.value)
 
     def _draw(self) -> None:
-
         r = self.replay
         self._quiet = True
         try:
@@ -191,12 +181,12 @@ class ReplayView(widgets.VBox):
         self.lines.value = "<br>".join(_esc(t) for t in lines) or "<i>Nothing to say.</i>"
         seat = self.seat
         other = 1 - seat
-        hand = [card_face(c)["name"] for c in r.game.observation(other).hand]
+        hand = [c.name for c in r.game.observation(other).hand]  # the teacher sees both hands
         chips = " ".join(f'<span style="display:inline-block;border:1px solid #888;border-radius:4px;'
                          f'padding:1px 6px;margin:1px;background:#fafafa">{_esc(n)}</span>' for n in hand)
         self.other_hand.value = (f"<b>{_esc(r.names[other])}'s hand</b> ({len(hand)}): "
                                  + (chips or "<i>empty</i>"))
-        state = table_state(r.game, seat, seat=seat, log_lines=list(lines))
+        state = present(r.game, seat, REPLAY, log_lines=list(lines)).table_state()
         state.update(v=r.step, status=caption, step="", title="")
         self.table.state = state
         self.message.value = ""
@@ -205,7 +195,7 @@ class ReplayView(widgets.VBox):
                  "hand0": "The hand is empty.", "hand1": "The hand is empty.",
                  "log": "Nothing has happened yet."}
         for key, w in self.table_widgets.items():
-            w.value = _table_html(tables.get(key), empty[key])
+            w.value = table_html(tables.get(key), empty[key])
 
     def __repr__(self) -> str:
         return f"<ReplayView step {self.replay.step} of {self.replay.length}>"

@@ -2,12 +2,11 @@
 
 Two parts:
 
-- :func:`~tokens_edu.present.table.table_state` turns one position, as one player may see it, into a small JSON-able
-  dict: both sides (Tokens, hand size, deck and discard piles, Training Set as face-down cards),
-  the Systems and Tools in play with their card faces, the viewer's own hand, and the viewer's
-  legal moves tied to the cards they use and aim at. It reads only ``game.observation(viewer)``
-  and the public log, so nothing the viewer may not see is in it. No widgets: a replay or a
-  test can call it on any game.
+- the presenter (:func:`tokens_edu.present.present`) turns one position, as one player may see
+  it, into a small JSON-able dict (``Page.state()``; :func:`~tokens_edu.present.table.table_state`
+  for a replay): both sides (Tokens, hand size, deck and discard piles, Training Set as face-down
+  cards), the Systems and Tools in play with their card faces, the viewer's own hand, and the
+  viewer's legal moves tied to the cards they use and aim at. No widgets.
 - :class:`CardTable` is the widget that draws such a dict in the browser (``static/table.js``
   and ``static/table.css``, shipped inside the package; no CDN). A student clicks a card to see
   its moves, clicks a move, and for a move that needs a target clicks the target card; Escape
@@ -16,11 +15,13 @@ Two parts:
   mouse and touch, a playable card also carries its moves as one-click buttons ("Task",
   "Train", "Deploy"; "Audit…" then asks for the target card), so most moves are one click.
 
-The browser tells the kernel what was clicked with small messages (``{"type": "move", "text":
-..., "v": version}``, ``"step"``, ``"undo"``, ``"pause"``, ``"speed"``, ``"reveal"``,
-``"again"``, ``"read"``); :class:`~tokens_edu.widgets.GameView` answers them. The widget's
-synced state is only ``state`` (the dict above), ``palette`` (card colors) and ``pictures``
-(every Alpha Set card's picture, the same for every game: it tells nothing hidden).
+The browser tells the kernel what was clicked with small messages, each with ``v``, the version
+of the state it drew: ``{"type": "move", "i": index, "v": version}`` (a move by its index in
+``state["moves"]``), ``"step"``, ``"undo"``, ``"pause"``, ``"speed"``, ``"reveal"``, ``"again"``,
+``"read"``; :class:`~tokens_edu.widgets.GameView` answers them and trusts none of them. The
+widget's synced state is only ``state`` (the dict above), ``palette`` (card colors) and
+``pictures`` (every Alpha Set card's picture, the same for every game: it tells nothing
+hidden); the page sets none of them.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import anywidget
 import traitlets
 
 from ..present.render import COLOR_STYLES
-from ..present.table import (  # noqa: F401
+from ..present.table import (  # noqa: F401 (the names that lived here keep importing)
     HINTS,
     LOG_LINES,
     VERBS,
@@ -45,6 +46,7 @@ from ..present.table import (  # noqa: F401
     table_pictures,
     table_state,
 )
+from .trust import refuse
 
 __all__ = ["CardTable", "table_state", "card_face", "move_label", "WIN_TOKENS"]
 
@@ -67,8 +69,10 @@ class CardTable(anywidget.AnyWidget):
             (:func:`~tokens_edu.present.table.table_pictures`), sent once (about 40 kB of JSON).
             A face whose icon is not in it is drawn without a picture.
 
-    Messages from the page go to the callables in :attr:`handlers` (one per message type);
-    a handler that raises is logged and never breaks the widget.
+    Messages from the page go to the callables in :attr:`handlers` (one per message type); a
+    message that is not a dict or of a type with no handler is refused and logged once
+    (:func:`tokens_edu.widgets.trust.refuse`). The handler checks the rest (GameView checks
+    every message against what it drew).
 
     CSS classes in the page (stable, for tests and teachers' stylesheets): ``tokens-table``
     (the whole table), ``tt-side-top`` / ``tt-side-bottom``, ``tt-board``, ``tt-hand``,
@@ -86,6 +90,8 @@ class CardTable(anywidget.AnyWidget):
 
     _esm = _STATIC / "table.js"
     _css = _STATIC / "table.css"
+    #: The page sets none of the traits: it only draws them and sends messages (widgets/trust.py).
+    _page_may_set = ()
     state = traitlets.Dict().tag(sync=True)
     palette = traitlets.Dict().tag(sync=True)
     pictures = traitlets.Dict().tag(sync=True)
@@ -100,9 +106,10 @@ class CardTable(anywidget.AnyWidget):
 
     def _on_page_msg(self, _widget, content, _buffers=None) -> None:
         if not isinstance(content, dict):
+            refuse(self, "a message that is not a message")
             return
         handler = self.handlers.get(str(content.get("type", "")))
         if handler is None:
-            log.info("CardTable: no handler for %r", content.get("type"))
+            refuse(self, "a message of no known type", str(content.get("type"))[:20])
             return
         handler(content)

@@ -12,6 +12,9 @@
 // Everything typed is shown as text (textContent), never as HTML. No outside requests.
 
 const LOST_TEXT = "Lost contact with the lesson server. Your text is still in the box: copy it, then reload.";
+// An answer's length in characters, counted as the kernel counts them (Python's len(): one per
+// Unicode code point, so an emoji is one character, not two UTF-16 units as String.length says).
+const chars = (text) => { let n = 0; for (const _ of String(text)) n++; return n; };
 
 // --- one contact watch and one "leave the page?" guard per page, shared by every box -------------
 function contact() {
@@ -160,7 +163,8 @@ function render({ model, el }) {
   root.append(area, count, row, note);
   el.appendChild(root);
 
-  const ui = { seq: 0, pending: null, draftTimer: null, saveTimer: null, lastDraft: null, lost: false, local: null };
+  const ui = { seq: 0, pending: null, draftTimer: null, saveTimer: null, lastDraft: null, lost: false, local: null,
+    dirtySent: false };
 
   const savedText = () => model.get("saved_text") || "";
   const dirty = () => ta.value.trim() !== "" && ta.value !== savedText();
@@ -180,6 +184,13 @@ function render({ model, el }) {
     else if (model.get("draft_text") === ta.value) state = "draft";
     else state = "unsaved";
     root.classList.add(`tokens-discuss-${state}`);
+    // Tell the kernel at once when the box starts or stops holding unsaved words (no waiting for
+    // the draft): the game then offers a new card's question instead of replacing this box.
+    const d = dirty();
+    if (d !== ui.dirtySent) {
+      ui.dirtySent = d;
+      try { model.send({ type: "dirty", dirty: d }); } catch (e) { /* lost: the watch says so */ }
+    }
     save.textContent = state === "saved" ? "Saved \u2713" : "Save";
     if (ui.lost) note.textContent = LOST_TEXT;
     else if (state === "draft") note.textContent = `Draft kept at ${model.get("draft_at")}: it is not saved yet. Press Save when your answer is ready.`;
@@ -188,7 +199,7 @@ function render({ model, el }) {
   }
 
   function count_() {
-    const n = ta.value.length;
+    const n = chars(ta.value);
     const max = model.get("max_length") || 5000;
     const from = model.get("count_from") || 4000;
     count.classList.toggle("tokens-discuss-too-long", n > max);
@@ -222,8 +233,8 @@ function render({ model, el }) {
   function doSave() {
     const text = ta.value;
     const max = model.get("max_length") || 5000;
-    if (text.length > max) {
-      notSaved(`Your answer is too long to save: ${text.length.toLocaleString("en")} characters. The most is ${max.toLocaleString("en")}. Make it shorter, then save.`);
+    if (chars(text) > max) {
+      notSaved(`Your answer is too long to save: ${chars(text).toLocaleString("en")} characters. The most is ${max.toLocaleString("en")}. Make it shorter, then save.`);
       return;
     }
     if (ui.lost) { notSaved("Not saved: " + LOST_TEXT); return; }

@@ -1,6 +1,7 @@
 // The card table of tokens_edu (anywidget front end). Draws the `state` the kernel sends
-// (tokens_edu/widgets/table.py: table_state + GameView's extras) and sends back what was
-// clicked. It holds no rules: the moves it offers are the ones in `state.moves`.
+// (tokens_edu/present/page.py: the presenter's Page.state()) and sends back what was clicked,
+// each message with `v`, the version of the state it drew. A move is sent by its index in
+// `state.moves` ({type: "move", i, v}); it holds no rules: the moves it offers are those.
 // Everything is drawn from this file and table.css: no outside requests.
 
 const esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => (
@@ -76,17 +77,18 @@ function render({ model, el }) {
   root.tabIndex = -1;
   el.appendChild(root);
   const ui = { selected: null, targeting: null, showDiscard: null, sent: -1, timer: null,
-    bannerClosed: null, scrolledFor: null, paused: null };
+    bannerClosed: null, scrolledFor: null, paused: null, index: new Map() };
 
   const send = (msg) => { model.send(Object.assign({ v: (model.get("state") || {}).v }, msg)); };
 
-  function sendMove(text) {
+  // A move by its index in the moves of the state drawn now (the kernel knows that list).
+  function sendMove(i) {
     const st = model.get("state") || {};
-    if (ui.sent === st.v) return; // one move per drawn state: a double click sends once
+    if (ui.sent === st.v || !(i >= 0 && i < (st.moves || []).length)) return; // one move per drawn state: a double click sends once
     ui.sent = st.v;
     ui.selected = null; ui.targeting = null;
     root.classList.add("tt-busy");
-    send({ type: "move", text });
+    send({ type: "move", i });
   }
 
   function scheduleStep(st) {
@@ -138,7 +140,7 @@ function render({ model, el }) {
       const cls = `tt-quick-btn tt-quick-${esc(kind)}`;
       // a move with a detail to read first ("Deploy (Big Data: turn X sideways to pay)") is not one click
       if (list.length === 1 && !list[0].x && !list[0].label.includes("(")) {
-        out.push(`<button class="${cls}" tabindex="-1" data-quick="${esc(list[0].t)}" title="${esc(list[0].screen + ": " + list[0].hint)}">${esc(word)}</button>`);
+        out.push(`<button class="${cls}" tabindex="-1" data-quick="${esc(list[0].t)}" data-i="${ui.index.get(list[0])}" title="${esc(list[0].screen + ": " + list[0].hint)}">${esc(word)}</button>`);
       } else if (list.every((m) => m.x)) {
         out.push(`<button class="${cls} tt-quick-aim" tabindex="-1" data-qaim="${esc(kind)}" data-card="${esc(id)}" title="${esc(word)}: then click the target card">${esc(word)}…</button>`);
       } else {
@@ -184,7 +186,7 @@ function render({ model, el }) {
   }
 
   function moveButton(m, text, extraCls) {
-    return `<button class="tokens-action tokens-action-${esc(m.k)} ${extraCls || ""}" data-move="${esc(m.t)}" ` +
+    return `<button class="tokens-action tokens-action-${esc(m.k)} ${extraCls || ""}" data-move="${esc(m.t)}" data-i="${ui.index.get(m)}" ` +
       `aria-label="${esc(m.screen + ". " + m.hint)}" title="${esc(m.screen + ": " + m.hint)}">${esc(text)}</button>`;
   }
 
@@ -268,6 +270,7 @@ function render({ model, el }) {
     const st = model.get("state") || {};
     const palette = model.get("palette") || {};
     if (!st.sides) { root.innerHTML = ""; return; }
+    ui.index = new Map((st.moves || []).map((m, i) => [m, i])); // a move's index: what the page sends back
     if (ui.sent !== st.v) root.classList.remove("tt-busy");
     // keep the selection only while the card still has moves or is still there
     const moves = st.moves || [];
@@ -331,8 +334,8 @@ function render({ model, el }) {
     const b = ev.target.closest("button, summary");
     if (!b || !root.contains(b)) return;
     if (b.tagName === "SUMMARY") { ui.listOpen = !b.parentElement.open; return; }
-    if (b.dataset.move) { sendMove(b.dataset.move); return; }
-    if (b.dataset.quick) { sendMove(b.dataset.quick); return; }
+    if (b.dataset.move) { sendMove(Number(b.dataset.i)); return; }
+    if (b.dataset.quick) { sendMove(Number(b.dataset.i)); return; }
     if (b.dataset.qaim) {
       const id = b.dataset.card;
       const list = (st.moves || []).filter((m) => m.c === id && m.k === b.dataset.qaim);
@@ -364,7 +367,7 @@ function render({ model, el }) {
       const id = b.dataset.id;
       if (ui.targeting) {
         const m = ui.targeting.moves.find((x) => x.x === id);
-        if (m) { sendMove(m.t); return; }
+        if (m) { sendMove((st.moves || []).findIndex((n) => n.t === m.t)); return; }
         ui.targeting = null;
       }
       ui.selected = ui.selected === id ? null : id;

@@ -1,0 +1,143 @@
+"""The widgets' front ends in a real browser (Chromium at 1366x768), without a kernel: each
+``static/*.js`` is drawn on a small page with a stand-in for its widget model, which records
+what the front end would send to the kernel.
+
+- the card table sends a move by its index in the moves it was sent and the version it drew
+  (issue 18 part 4);
+- the Discuss box counts an answer's length as the kernel does, in characters (Unicode code
+  points, Python's ``len``), so an emoji is one (issue 21 part 7), and tells the kernel at once
+  when it holds unsaved words (issue 21 part 3).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+
+import pytest
+from teacher_helpers import only_loopback
+
+from tokens_edu import Game
+from tokens_edu.present import Seating, present
+from tokens_edu.present.render import COLOR_STYLES
+
+STATIC = __import__("pathlib").Path(__file__).resolve().parents[2] / "tokens_edu" / "widgets" / "static"
+
+HARNESS = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="%(css)s"></head>
+<body><div id="el"></div><script type="module">
+import widget from "./%(js)s";
+const values = %(values)s;
+const handlers = {};
+window.sent = [];
+window.model = {
+  get(k) { return values[k]; },
+  set(k, v) { values[k] = v; (handlers["change:" + k] || []).forEach((f) => f()); },
+  on(e, f) { (handlers[e] = handlers[e] || []).push(f); },
+  off() {}, save_changes() {}, widget_manager: null,
+  send(m) { window.sent.push(m); },
+};
+widget.render({ model: window.model, el: document.getElementById("el") });
+window.ready = true;
+</script></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """A static site on this machine: the widgets' JS and CSS, and one page per test."""
+    root = tmp_path_factory.mktemp("js")
+    for f in STATIC.iterdir():
+        shutil.copy(f, root / f.name)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root))
+    handler.log_message = lambda *a, **k: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield root, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def open_widget(site, browser):
+    root, url = site
+    contexts = []
+
+    def opener(js: str, css: str, values: dict, name: str):
+        (root / f"{name}.html").write_text(HARNESS % {"js": js, "css": css, "values": json.dumps(values)},
+                                           encoding="utf-8")
+        context = browser.new_context(viewport={"width": 1366, "height": 768})
+        contexts.append(context)
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.goto(f"{url}/{name}.html")
+        page.wait_for_function("() => window.ready === true")
+        return page
+
+    yield opener
+    for c in contexts:
+        c.close()
+
+
+def sent(page, kind: str) -> list[dict]:
+    return [m for m in page.evaluate("() => window.sent") if m.get("type") == kind]
+
+
+# -- the card table -------------------------------------------------------------------------------
+AUDIT = __import__("pathlib").Path(__file__).resolve().parents[2] / "lessons" / "scenarios" / "03-audit.yaml"
+
+
+def test_the_table_sends_a_move_by_its_index_and_the_version_it_drew(open_widget):
+    page_state = present(Game.from_scenario(AUDIT), 0, Seating(computer=(False, True))).state(41, None)
+    texts = [m["t"] for m in page_state["moves"]]
+    page = open_widget("table.js", "table.css", {"state": page_state, "palette": COLOR_STYLES}, "table")
+    page.locator(".tt-slot:has(.tt-card[data-id='Neural Network']) .tt-quick-task").click()
+    assert sent(page, "move") == [{"type": "move", "i": texts.index("task Neural Network"), "v": 41}]
+    page.locator(".tt-slot:has(.tt-card[data-id='Neural Network']) .tt-quick-task").click()  # a double click
+    assert len(sent(page, "move")) == 1  # one move per drawing
+    page.evaluate("() => window.model.set('state', Object.assign({}, window.model.get('state'), {v: 42}))")
+    page.locator(".tt-slot:has(.tt-card[data-id='Neural Network']) .tt-quick-audit").click()
+    page.locator(".tt-card.tt-target[data-id='Explainability']").click()
+    assert sent(page, "move")[-1] == {"type": "move", "i": texts.index("audit Neural Network -> Explainability"),
+                                      "v": 42}
+    assert all("text" not in m for m in sent(page, "move"))  # never the move's words
+
+
+# -- the Discuss box -------------------------------------------------------------------------------
+DISCUSS = {"value": "", "saved_text": "", "draft_text": "", "draft_at": "", "status": "", "status_kind": "",
+           "ack": 0, "max_length": 5000, "count_from": 4000, "placeholder": "Write your answer here.",
+           "label": "Your answer", "draft_ms": 60000, "ping_ms": 600000, "lost_ms": 600000,
+           "save_timeout_ms": 60000}
+
+
+def test_an_answer_is_counted_in_characters_as_the_kernel_counts_them(open_widget):
+    """Broken before: 5,000 characters with three emoji were refused as "5,003 of 5,000"."""
+    from tokens_edu.store.journal import MAX_ANSWER
+
+    answer = "a" * 4997 + "😀🎉🚀"
+    assert len(answer) == MAX_ANSWER  # the kernel's count
+    page = open_widget("discuss.js", "discuss.css", DISCUSS, "discuss")
+    box = page.locator(".tokens-discuss-answer textarea")
+    box.fill(answer)
+    count = page.locator(".tokens-discuss-count")
+    assert count.inner_text() == "5,000 of 5,000 characters"
+    assert "tokens-discuss-too-long" not in (count.get_attribute("class") or "")
+    page.locator("button.tokens-discuss-save").click()
+    saves = sent(page, "save")
+    assert len(saves) == 1 and saves[0]["text"] == answer  # sent as shown, not refused
+    box.fill(answer + "é")
+    assert count.inner_text().startswith("Too long: 5,001 of 5,000")
+
+
+def test_the_box_says_at_once_when_it_holds_unsaved_words(open_widget):
+    page = open_widget("discuss.js", "discuss.css", DISCUSS, "dirty")
+    assert sent(page, "dirty") == []
+    page.locator(".tokens-discuss-answer textarea").press_sequentially("AI")
+    assert sent(page, "dirty") == [{"type": "dirty", "dirty": True}]  # no waiting for the draft
+    assert sent(page, "draft") == []
+    page.locator(".tokens-discuss-answer textarea").fill("")
+    assert sent(page, "dirty")[-1] == {"type": "dirty", "dirty": False}

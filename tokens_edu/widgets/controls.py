@@ -1,0 +1,80 @@
+"""The table's buttons for Python code and tests: :class:`MoveButton` (a move offered now) and
+:class:`Control` (Undo, Next computer move, Pause, Show my cards, Play again). ``click()`` does
+what a click in the page does, through the same handler of the
+:class:`~tokens_edu.widgets.GameView`; Python is trusted, so a control the page would grey
+out says why in the table's note instead of being refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..present.faces import HINTS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..present import Page
+    from .game_view import GameView
+
+__all__ = ["MoveButton", "Control"]
+
+
+class MoveButton:
+    """A move offered now, for Python code and tests: ``click()`` does what a click on that
+    move does in the page (the same checks: a move from an older drawing gets a calm note).
+
+    Attributes:
+        description: the move's text (``"task Neural Network"``). tooltip: the text and a hint.
+        action: the :class:`~tokens_edu.Action`. index: its place in the moves the page was sent.
+    """
+
+    __slots__ = ("_view", "_page", "index", "description", "tooltip", "action")
+
+    def __init__(self, view: "GameView", page: Page, index: int):
+        self._view, self._page, self.index = view, page, index
+        self.action = page.moves[index]
+        self.description = str(self.action)
+        hint = HINTS.get(self.action.kind, "")
+        self.tooltip = f"{self.description}: {hint}".strip(": ")
+
+    def click(self) -> None:
+        """Play this move, as the page's button does."""
+        self._view.guard(self._view._move_from)(self._page, self.index)
+
+    def __repr__(self) -> str:
+        return f"MoveButton({self.description!r})"
+
+
+class Control:
+    """A control of the table (Undo, Next computer move, Pause, Show my cards, Play again),
+    for Python code and tests: ``click()`` does what the page's button does (and says why not
+    when the page would grey it out).
+
+    Attributes:
+        description: the button's words. shown: True when the page shows it now.
+        disabled: True when it would do nothing now.
+    """
+
+    def __init__(self, view: "GameView", kind: str, description: str, shown: Callable[[], bool],
+                 enabled: Callable[[], bool] | None = None):
+        self._view, self.kind, self.description = view, kind, description
+        self._shown, self._enabled = shown, enabled or shown
+
+    @property
+    def shown(self) -> bool:
+        """Whether the page shows this control now."""
+        return bool(self._shown())
+
+    @property
+    def disabled(self) -> bool:
+        """Whether the control is greyed out now (shown but not usable)."""
+        return not self._enabled()
+
+    def click(self) -> None:
+        """Press it, as in the page."""
+        view = self._view
+        handler = view._controls[self.kind]
+        view.guard(handler)({"paused": not view.paused} if self.kind == "pause" else {})
+
+    def __repr__(self) -> str:
+        return f"Control({self.description!r}, shown={self.shown}, disabled={self.disabled})"

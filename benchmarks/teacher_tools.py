@@ -46,7 +46,7 @@ from tokens_edu import Game, starter_decks  # noqa: E402
 from tokens_edu.players import GreedyBot, RandomBot  # noqa: E402
 from tokens_edu.teacher.auth import Throttle  # noqa: E402
 from tokens_edu.teacher.dashboard import TokenAuth, make_app  # noqa: E402
-from tokens_edu.store.journal import Journal  # noqa: E402
+from tokens_edu.store import Journal  # noqa: E402
 from tokens_edu.store.games import GameStore, snapshot  # noqa: E402
 
 
@@ -119,7 +119,7 @@ def big_class(n: int) -> None:
 
     import sqlalchemy as sa
 
-    from tokens_edu.store.journal import answers_table
+    from tokens_edu.store.schema import answers as answers_table
 
     folder = tempfile.mkdtemp(prefix="tokens-bench-big-")
     url = f"sqlite:///{folder}/journal.sqlite"

@@ -24,7 +24,7 @@ import pytest
 from tokens_edu import Game, starter_decks
 from tokens_edu.players import GreedyBot
 from tokens_edu.teacher.dashboard import Throttle, TokenAuth, answers_csv, make_app, safe_cell
-from tokens_edu.store.journal import Journal
+from tokens_edu.store import Journal
 from tokens_edu.store.roster import Roster
 from tokens_edu.store.games import GameStore
 
@@ -438,7 +438,7 @@ def _insert_answers(url: str, n: int, start: int = 0) -> None:
 
     import sqlalchemy as sa
 
-    from tokens_edu.store.journal import answers_table
+    from tokens_edu.store.schema import answers as answers_table
 
     now = dt.datetime.now(dt.timezone.utc)
     rows = [{"id": str(uuid.uuid4()), "student": f"Student {i % 30:02}", "lesson": f"{1 + i % 9:02}-lesson",

@@ -21,9 +21,9 @@ from datetime import datetime, timedelta, timezone
 import sqlalchemy as sa
 
 from ..game.replay import Replay
-from ..store.games import GameStore, games_table
-from ..store.journal import Journal, default_url
-from ..store.roster import Roster, roster_table
+from ..store import GameStore, Journal, Roster, default_url
+from ..store.schema import games as games_table
+from ..store.schema import roster as roster_table
 from .lessons import lesson_prompts
 
 __all__ = ["Answer", "AnswerIndex", "ClassData", "DashboardData"]

@@ -12,7 +12,8 @@ from urllib.parse import urlencode
 
 import tornado.web
 
-from ..store.journal import COLUMNS, spreadsheet_safe, write_csv
+from ..store.export import spreadsheet_safe, write_csv
+from ..store.schema import COLUMNS
 from . import words
 from .base import BaseHandler
 

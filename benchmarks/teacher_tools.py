@@ -140,14 +140,16 @@ def big_class(n: int) -> None:
     o = opener(root)  # logs in, then the first page (which reads every answer once)
     print(f"Big class: {n:,} answers; the login and first page (reads them all once): "
           f"{(time.perf_counter() - t0) * 1000:.0f} ms")
-    live = Journal(url, student="Student 07", lesson="03-lesson")
+    saved = 0  # each new answer from a student of its own (the store limits how often one may save)
     for name, path in (("Answers (latest per card)", ""), ("Answers (every save, 1,000 shown)", "?every=1"),
                        ("Answers, searched", "?q=examples"), ("Progress", "progress"),
                        ("Answer wall", "wall"), ("Games", "games"), ("Export CSV (all)", "export.csv?every=1"),
                        ("Live update (fragment)", "?fragment=1")):
         times = []
         for k in range(10):
-            live.save("AI Career Path", f"a new answer {k} for {name}")
+            Journal(url, student=f"Late {saved:02}", lesson="03-lesson").save(
+                "AI Career Path", f"a new answer {k} for {name}")
+            saved += 1
             t0 = time.perf_counter()
             o.open(root + path).read()
             times.append((time.perf_counter() - t0) * 1000)
@@ -255,7 +257,7 @@ def small(args) -> None:
     delays = []
     for n in range(args.answers):
         time.sleep(0.37)  # not in step with the dashboard's polling
-        Journal(url, student="Live", lesson="01-read-a-card").save("Chatbot", f"live answer {n}")
+        Journal(url, student=f"Live {n % 10}", lesson="01-read-a-card").save("Chatbot", f"live answer {n}")
         t0 = time.perf_counter()
         line = stream.readline()
         while not line.startswith(b"data:"):

@@ -102,6 +102,7 @@ def test_wheel_carries_every_card_and_lesson_file(wheel):
     for folder in ("widgets/static", "teacher/static", "teacher/templates"):
         for static in sorted((ROOT / "tokens_edu" / folder).glob("*.*")):
             assert f"tokens_edu/{folder}/{static.name}" in names, static.name
+    assert "tokens_edu/lab/data/sketches.csv" in names  # the sketch table of lessons 8 and 11
 
 
 def test_installed_package_reads_its_cards_from_site_packages(fresh):

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+import pandas as pd
 import sqlalchemy as sa
 
 from ..game.replay import Replay
@@ -287,6 +288,7 @@ class ClassData:
         self._new = _NewRows(self._engine, "answers", ANSWER_COLUMNS, _answer)
         self._new_responses = _NewRows(self._engine, "responses", RESPONSE_COLUMNS, _response)
         self.responses: dict[tuple[str, str, str], Response] = {}  # the latest of each
+        self.response_rows: list[Response] = []  # every one, in the order read
         self.response_saves: Counter = Counter()
         self._lock = threading.Lock()
         self._signature: tuple = ()
@@ -313,6 +315,7 @@ class ClassData:
             signature = self._other_signature()
             if new:
                 self.index.add(new)
+            self.response_rows.extend(new_responses)
             for r in new_responses:
                 self.response_saves[r.key] += 1
                 old = self.responses.get(r.key)
@@ -429,6 +432,24 @@ class ClassData:
             q["right"] += r.correct is True
             q["wrong"] += r.correct is False
         return out
+
+    def response_table(self, student: str = "", lesson: str = ""):
+        """Every saved prediction, exit answer and result (each try), oldest first, as the
+        table :func:`tokens_edu.teacher.checks.checks_html` reads: pandas DataFrame with
+        ``student, lesson, question, kind, answer, correct, saved_at``. From memory: no
+        database read.
+
+        Args:
+            student, lesson: keep only rows with exactly this value ("" keeps all).
+        """
+        self._first()
+        with self._lock:
+            rows = [r for r in self.response_rows
+                    if (not student or r.student == student) and (not lesson or r.lesson == lesson)]
+        rows.sort(key=lambda r: (r.saved_at, r.seq))
+        return pd.DataFrame([(r.student, r.lesson, r.question, r.kind, r.answer, r.correct, r.saved_at)
+                             for r in rows],
+                            columns=["student", "lesson", "question", "kind", "answer", "correct", "saved_at"])
 
     def replay(self, game_id: str):
         """A :class:`~tokens_edu.game.replay.Replay` of a saved game (kept while its record does

@@ -11,11 +11,13 @@ from datetime import datetime, timezone
 from urllib.parse import urlencode
 
 import tornado.web
+from markupsafe import Markup
 
 from ..store.export import spreadsheet_safe, write_csv
 from ..store.schema import COLUMNS
 from . import words
 from .base import BaseHandler
+from .checks import checks_html
 
 __all__ = ["AnswersHandler", "ExportHandler", "ProgressHandler", "WallHandler", "GamesHandler",
            "TodayHandler", "QuestionsHandler", "MAX_ROWS", "KINDS", "answers_csv", "safe_cell", "game_row"]
@@ -77,7 +79,9 @@ class AnswersHandler(BaseHandler):
         query = {k: v for k, v in f.items() if v}
         if every:
             query["every"] = "1"
-        self.show("answers", "Answers", "answers_live.html", f=f, every=every,
+        # beside the Discuss answers: the same students' concept checks (checks.py escapes them)
+        checks = Markup(checks_html(self.data.response_table(f["student"], f["lesson"]), when=words.when))
+        self.show("answers", "Answers", "answers_live.html", f=f, every=every, checks=checks,
                   rows=[(a, self.data.saves(a)) for a in found[:MAX_ROWS]], total=len(found),
                   max_rows=MAX_ROWS, choices=self.data.choices(),
                   export=self.base + "export.csv" + ("?" + urlencode(query) if query else ""))

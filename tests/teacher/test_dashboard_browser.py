@@ -40,6 +40,13 @@ def site(tmp_path_factory):
                                       ("Di", "W" * 300)]):
         save(db, name, "GPT", text)
     save(db, "Ana", "Deepfake", "Check where a video comes from.", lesson="04-keywords")
+    # concept checks beside the answers (checked by axe with the rest of the Answers page)
+    from tokens_edu.store import Journal
+
+    Journal(db, student="Ana", lesson="01-read-a-card").save_response(
+        "Which card earns more Tokens?", "GPT", kind="prediction", correct=True)
+    Journal(db, student="Bo", lesson="01-read-a-card").save_response(
+        "Which card earns more Tokens?", ZALGO, kind="prediction", correct=False)
     store = GameStore(db)
     d = starter_decks()
     game = Game.new(d[0], d[7], seed=3, names=("Ana", "Computer"))

@@ -10,15 +10,12 @@ import sys
 from pathlib import Path
 
 from ..content.bundle import lessons_dir
+from ..content.inputs import InputTooLarge, read_text_limited
+from ..server import today as today_file
 from ..store.journal import data_folder, default_url
 from ..teacher.dashboard import DEFAULT_PORT, TokenAuth, serve
 from ..teacher.hub_auth import HubTeacherAuth, running_as_hub_service
 from .common import use_data_dir
-
-try:  # the lesson server's "today's lesson" file (issue 20 part 1), on the branch "server"
-    from ..server import today as today_file
-except ImportError:  # not there yet: the dashboard offers no today's-lesson control
-    today_file = None
 
 __all__ = ["add_command", "run", "TodayFile"]
 
@@ -96,7 +93,10 @@ def run(args: argparse.Namespace) -> int:
     password = os.environ.get("TOKENS_EDU_TEACHER_PASSWORD", "").strip() or None
     if args.password_file is not None:
         try:
-            lines = args.password_file.expanduser().read_text(encoding="utf-8").splitlines()
+            lines = read_text_limited(args.password_file.expanduser(), "password").splitlines()
+        except InputTooLarge as e:
+            print(f"tokens-edu: {e}", file=sys.stderr)
+            return 2
         except (OSError, UnicodeDecodeError) as e:
             print(f"tokens-edu: cannot read the password file {args.password_file}: "
                   f"{getattr(e, 'strerror', None) or e}.", file=sys.stderr)
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     lessons = args.lessons.expanduser() if args.lessons else lessons_dir()
     # under JupyterHub each student has a lesson server of their own: nothing to tell
     today = (TodayFile(data_folder(), lessons)
-             if today_file is not None and auth.token is not None and url.startswith("sqlite:") else None)
+             if auth.token is not None and url.startswith("sqlite:") else None)
     try:
         serve(port=args.port, host=args.host, url=url, auth=auth, base_url=args.base_url, ready=ready,
               lessons=lessons, today=today)

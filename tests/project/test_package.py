@@ -131,9 +131,10 @@ def test_wheel_carries_every_card_and_lesson_file(wheel):
         rel = module.relative_to(ROOT).as_posix()
         if "_bundle" not in rel:
             assert rel in names, rel
-    # the widgets' front-end files (package data of tokens_edu.widgets) and the server's pages
-    for static in sorted((ROOT / "tokens_edu" / "widgets" / "static").glob("*.*")):
-        assert f"tokens_edu/widgets/static/{static.name}" in names, static.name
+    # the widgets' front-end files and the dashboard's templates and files (package data)
+    for folder in ("widgets/static", "teacher/static", "teacher/templates"):
+        for static in sorted((ROOT / "tokens_edu" / folder).glob("*.*")):
+            assert f"tokens_edu/{folder}/{static.name}" in names, static.name
     for page in sorted((ROOT / "tokens_edu" / "server" / "templates").glob("*.html")):
         assert f"tokens_edu/server/templates/{page.name}" in names, page.name
     assert "tokens_edu/lab/data/sketches.csv" in names  # the sketch table of lessons 8 and 11

@@ -97,11 +97,14 @@ def summary(responses: "pandas.DataFrame") -> "pandas.DataFrame":
 
 
 def _mark(v) -> str:
+    # the sign for the eye, its words for a screen reader (as the Progress grid's marks)
     if _is_true(v):
-        return '<span class="right" title="right">&#10003;</span>'
+        return '<span class="right" title="right" aria-hidden="true">&#10003;</span><span class="sr-only">right</span>'
     if _is_false(v):
-        return '<span class="wrong" title="not right">&#10007;</span>'
-    return '<span class="open" title="no single right answer">&ndash;</span>'
+        return ('<span class="wrong" title="not right" aria-hidden="true">&#10007;</span>'
+                '<span class="sr-only">not right</span>')
+    return ('<span class="open" title="no single right answer" aria-hidden="true">&ndash;</span>'
+            '<span class="sr-only">no single right answer</span>')
 
 
 def checks_html(responses: "pandas.DataFrame", when=str, max_rows: int = 300) -> str:
@@ -147,5 +150,5 @@ def checks_html(responses: "pandas.DataFrame", when=str, max_rows: int = 300) ->
             '<table class="check-summary"><thead><tr><th>Lesson</th><th>Question</th><th>Kind</th>'
             f'<th>Students</th><th>Class</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
             f'<h3>By student (latest)</h3>{more}<table class="check-latest"><thead><tr><th>Saved</th>'
-            '<th>Student</th><th>Question</th><th>Answer</th><th></th></tr></thead>'
+            '<th>Student</th><th>Question</th><th>Answer</th><th><span class="sr-only">Right?</span></th></tr></thead>'
             f'<tbody>{"".join(lines)}</tbody></table></section>')

@@ -1,5 +1,5 @@
 # Tokens TCG teaching kit. Two commands:
-#   make serve   serve the lessons to a class (http://127.0.0.1:8866/)
+#   make serve   serve the lessons to a class (http://127.0.0.1:8866/); installs only what serving needs
 #   make test    build .venv if needed, then run the whole test suite and the notebook smoke test
 #   make lab     (for students who code) JupyterLab on notebooks/ with the project's kernel
 # Also: make test-fast (unit tests only, about 2 minutes), make teacher (the teacher dashboard),
@@ -8,14 +8,19 @@
 # The engine core is compiled with mypyc when .venv is built (about a minute, see the README);
 # without a C compiler it installs as pure Python and says so. TOKENS_EDU_PURE_PYTHON=1 runs
 # the pure-Python engine instead of the compiled one (same games).
-# Options: make serve SERVE_ARGS="--pool-size 30 --data-dir /srv/answers"
+# Options: make serve SERVE_ARGS="--today 03 --data-dir /srv/answers"
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
-BUILT  := $(VENV)/.compiled
+# What each command installed: serving only (`make serve`), + JupyterLab and plots (`make lab`),
+# + everything the tests need (`make test`).
+SERVE_STAMP := $(VENV)/.installed-serve
+LAB_STAMP   := $(VENV)/.installed-lab
+STAMP       := $(VENV)/.installed-test
+BUILT       := $(VENV)/.compiled
 NOTEBOOK_DIRS := lessons notebooks
+comma := ,
 # The compiled engine core's sources (tokens_edu/_compiled.py lists them): when one changes,
 # make test and make serve compile it again first.
 COMPILED_SOURCES := $(shell $(PYTHON) tokens_edu/_compiled.py 2>/dev/null)
@@ -34,20 +39,31 @@ venv: $(STAMP)
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# One pip call for the package and its test extras, so Voila, ipywidgets and JupyterLab are
-# resolved together (mismatched versions are the usual cause of widgets not showing in Voila).
-# Then register this venv's Python as the "python3" kernel inside the venv, so lessons run
-# here and not in some other Python on the machine. The install compiles the engine core
-# (setup.py); TOKENS_EDU_PURE_PYTHON chooses the engine at run time, so it is unset here.
-$(STAMP): pyproject.toml setup.py | $(PY)
-	env -u TOKENS_EDU_PURE_PYTHON $(PY) -m pip install --disable-pip-version-check -e '.[test]'
+# One pip call for the package and the extras a command needs, so Voila, ipywidgets (and
+# JupyterLab) are resolved together (mismatched versions are the usual cause of widgets not
+# showing in Voila). Then register this venv's Python as the "python3" kernel inside the venv,
+# so lessons run here and not in some other Python on the machine. The install compiles the
+# engine core (setup.py); TOKENS_EDU_PURE_PYTHON chooses the engine at run time, so it is unset here.
+define install
+	env -u TOKENS_EDU_PURE_PYTHON $(PY) -m pip install --disable-pip-version-check -e '.$(1)'
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (tokens-edu)"
 	@$(PY) -c "import tokens_edu, tokens_edu._compiled as c; print('tokens-edu', tokens_edu.__version__, '-', c.describe())"
 	touch $(BUILT) $@
+endef
+
+$(SERVE_STAMP): pyproject.toml setup.py | $(PY)
+	$(call install,)
+
+$(LAB_STAMP): pyproject.toml setup.py | $(PY)
+	$(call install,[lab$(comma)rl])
+
+$(STAMP): pyproject.toml setup.py | $(PY)
+	$(call install,[test])
+	touch $(SERVE_STAMP) $(LAB_STAMP)
 
 # The engine core again, when one of its sources changed since it was compiled (the first
 # install above compiled it already and touched this stamp: then nothing is newer).
-$(BUILT): $(COMPILED_SOURCES) | $(STAMP)
+$(BUILT): $(COMPILED_SOURCES)
 	@if [ ! -e $@ ] || [ -n "$$(find $(COMPILED_SOURCES) -newer $@)" ]; then \
 	  echo "env -u TOKENS_EDU_PURE_PYTHON $(PY) -m pip install --no-deps -e ."; \
 	  env -u TOKENS_EDU_PURE_PYTHON $(PY) -m pip install --disable-pip-version-check --no-deps -e . && \
@@ -55,7 +71,7 @@ $(BUILT): $(COMPILED_SOURCES) | $(STAMP)
 	fi
 	touch $@
 
-build: $(STAMP)
+build: $(SERVE_STAMP)
 	rm -f $(BUILT)
 	$(MAKE) $(BUILT)
 
@@ -89,19 +105,19 @@ test-notebooks: $(STAMP) $(BUILT)
 	echo "TOKENS_EDU_DATA=$$data $(PY) -m pytest --nbval-lax --nbval-current-env$$dirs"; \
 	env -u JUPYTERHUB_USER -u TOKENS_EDU_DB_URL TOKENS_EDU_DATA="$$data" $(PY) -m pytest --nbval-lax --nbval-current-env $$dirs
 
-serve: $(STAMP) $(BUILT)
+serve: $(SERVE_STAMP) $(BUILT)
 	$(VENV)/bin/tokens-edu serve $(SERVE_ARGS)
 
 # JupyterLab on the notebooks folder; the "python3" kernel is this venv's (see $(STAMP)).
 # Options go in LAB_ARGS, e.g. make lab LAB_ARGS="--no-browser --port 8890". As root (a
 # container), JupyterLab refuses to start without --allow-root, so it is added then.
 LAB_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
-lab: $(STAMP) $(BUILT)
+lab: $(LAB_STAMP) $(BUILT)
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # The teacher dashboard (answers, progress, answer wall, games) at http://127.0.0.1:8867/
 # Options: make teacher TEACHER_ARGS="--data-dir /srv/answers"
-teacher: $(STAMP) $(BUILT)
+teacher: $(SERVE_STAMP) $(BUILT)
 	$(VENV)/bin/tokens-edu teacher $(TEACHER_ARGS)
 
 bench: $(STAMP) $(BUILT)

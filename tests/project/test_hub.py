@@ -167,6 +167,11 @@ def test_a_teacher_logs_in_once_and_sees_every_students_answer(students, hub, br
             arg=list(ANSWERS.values()), timeout=60_000)
         assert "ana" in page.content() and "bo" in page.content()
         assert page.locator("input[name=secret]").count() == 0  # no token asked
+        # logging out of the dashboard (a plain link works too) offers the Hub's own logout
+        response = page.goto(f"{hub.url}/services/teacher/logout", timeout=60_000)
+        assert response.status == 200 and "You are logged out" in page.content()
+        assert page.locator("a[href$='/hub/logout']").count() == 1
+        assert ANSWERS["ana"] not in page.content()
     finally:
         context.close()
 

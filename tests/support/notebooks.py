@@ -28,8 +28,12 @@ def code_cells(nb: dict) -> list[str]:
             for c in nb["cells"] if c["cell_type"] == "code"]
 
 
-def run_notebook(path: Path) -> list:
+def run_notebook(path: Path, each=None) -> list:
     """Run a notebook's code cells in order, in this process, with cwd = its folder.
+
+    Args:
+        path: the notebook.
+        each: called after each code cell as ``each(cell)`` (the cell's dict), if given.
 
     Returns:
         the value of each cell's last expression (what the notebook would display), in order.
@@ -39,7 +43,8 @@ def run_notebook(path: Path) -> list:
     old = os.getcwd()
     os.chdir(path.parent)
     try:
-        for source in code_cells(load(path)):
+        cells = [c for c in load(path)["cells"] if c["cell_type"] == "code"]
+        for cell, source in zip(cells, code_cells({"cells": cells})):
             tree = ast.parse(source)
             last = tree.body[-1] if tree.body and isinstance(tree.body[-1], ast.Expr) else None
             if last is not None:
@@ -47,6 +52,8 @@ def run_notebook(path: Path) -> list:
             exec(compile(tree, str(path), "exec"), namespace)  # noqa: S102: our own notebooks
             if last is not None:
                 shown.append(eval(compile(ast.Expression(last.value), str(path), "eval"), namespace))
+            if each is not None:
+                each(cell)
     finally:
         os.chdir(old)
     return shown

@@ -23,8 +23,8 @@ import pytest
 
 from tokens_edu import Game, starter_decks
 from tokens_edu.players import GreedyBot
-from tokens_edu.teacher.dashboard import TokenAuth, answers_csv, make_app, safe_cell
-from tokens_edu.store.journal import Journal
+from tokens_edu.teacher.dashboard import Throttle, TokenAuth, answers_csv, make_app, safe_cell
+from tokens_edu.store import Journal
 from tokens_edu.store.roster import Roster
 from tokens_edu.store.games import GameStore
 
@@ -40,7 +40,10 @@ def free_port() -> int:
 class Dash:
     """The dashboard app on a free port, in its own thread and event loop."""
 
-    def __init__(self, url: str, base_url: str = "/"):
+    def __init__(self, url: str, base_url: str = "/", throttle: Throttle | None = None, today=None):
+        # a lenient throttle for the tests that guess wrong on purpose; the throttle's own
+        # tests give theirs
+        throttle = throttle or Throttle(delay=0.01, lock_after=10**6, overall_lock_after=10**6)
         self.port = free_port()
         self.root = f"http://127.0.0.1:{self.port}{base_url if base_url.endswith('/') else base_url + '/'}"
         self.loop = asyncio.new_event_loop()
@@ -50,8 +53,9 @@ class Dash:
             asyncio.set_event_loop(self.loop)
 
             async def start():
-                self.app = make_app(url, auth=TokenAuth(TOKEN, password="a long password"),
-                                    base_url=base_url, poll=0.1, login_delay=0.05)
+                self.app = make_app(url, auth=TokenAuth(TOKEN, password="a long password",
+                                                        throttle=throttle),
+                                    base_url=base_url, poll=0.1, today=today)
                 self.server = self.app.listen(self.port, "127.0.0.1")
                 started.set()
 
@@ -115,7 +119,7 @@ def dash(db):
 
 def teacher(dash) -> Client:
     c = Client()
-    status, _, _ = c.get(dash.root + f"?token={TOKEN}")
+    status, _, _ = c.get(dash.root + f"login?token={TOKEN}")
     assert status == 200
     return c
 
@@ -149,10 +153,9 @@ def test_login_form_takes_the_token_or_the_password_and_refuses_others(dash):
                                                    "next": "/progress"})
     assert status == 200 and "<h1>Progress</h1>" in body
     nf = Client(follow=False)
-    status, headers, _ = nf.get(dash.root + f"login?token={TOKEN}&next=//evil.example/")
-    assert status == 302  # the token is taken out of the address first
-    status, headers, _ = nf.get(f"http://127.0.0.1:{dash.port}" + headers["Location"])
-    assert status == 302 and headers["Location"] == "/"  # never to another site
+    for evil in ("//evil.example/", "http://evil.example/", "/\\evil.example"):
+        status, headers, _ = nf.get(dash.root + f"login?token={TOKEN}&next={urllib.parse.quote(evil)}")
+        assert status == 302 and headers["Location"] == "/"  # never to another site
     # logging out ends it
     xsrf = re.search(r'name="_xsrf" value="([^"]+)"', body).group(1)
     c.post(dash.root + "logout", {"_xsrf": xsrf})
@@ -161,10 +164,17 @@ def test_login_form_takes_the_token_or_the_password_and_refuses_others(dash):
 
 
 def test_the_token_link_logs_in_and_leaves_the_address(dash):
+    """Only the login page takes the token; an old-style link (``/progress?token=...``) is sent
+    there with it, and the page to come back to has no token in it."""
     c = Client(follow=False)
     status, headers, _ = c.get(dash.root + f"progress?token={TOKEN}&lesson=x")
-    assert status == 302 and "token" not in headers["Location"]
-    assert headers["Location"].endswith("/progress?lesson=x")
+    assert status == 302 and c.cookie("tokens_teacher") is None  # not logged in by this page
+    login = urllib.parse.urlsplit(headers["Location"])
+    assert login.path == "/login"
+    args = urllib.parse.parse_qs(login.query)
+    assert args["token"] == [TOKEN] and args["next"] == ["/progress?lesson=x"]
+    status, headers, _ = c.get(f"http://127.0.0.1:{dash.port}" + headers["Location"])
+    assert status == 302 and headers["Location"] == "/progress?lesson=x"
     cookie = c.cookie("tokens_teacher")
     assert cookie and TOKEN not in cookie
 
@@ -186,13 +196,59 @@ def test_answers_are_escaped_filtered_and_latest_first(dash, db):
     _, _, page = c.get(dash.root + "?card=Neural+Network")
     assert "&lt;img src=x onerror=alert(1)&gt; second try" in page and "<img src=x" not in page
     assert "first try" not in page and "(2 saves)" in page  # the latest per card by default
-    assert "Bo&#x27;s idea" in page
+    assert "Bo&#39;s idea" in page
     _, _, page = c.get(dash.root + "?card=Neural+Network&every=1")
     assert "first try" in page and "second try" in page
     _, _, page = c.get(dash.root + "?student=Bo&fragment=1")
-    assert "Bo&#x27;s idea" in page and "second try" not in page and "<html" not in page
+    assert "Bo&#39;s idea" in page and "second try" not in page and "<html" not in page
     _, _, page = c.get(dash.root + "?q=SECOND")
-    assert "second try" in page and "Bo&#x27;s idea" not in page
+    assert "second try" in page and "Bo&#39;s idea" not in page
+
+
+def test_concept_checks_sit_beside_the_answers(dash, db):
+    """Issue 19 part 6: predictions, exit questions and lesson results, by student, lesson and
+    question, with how many are right, on the Answers page beside the Discuss answers."""
+    lesson = "11-fair-data"
+    ana = Journal(db, student="Ana", lesson=lesson)
+    bo = Journal(db, student="Bo", lesson=lesson)
+    ana.save("Fairness Check", "Only if it is fixed first.")
+    ana.save_response("Which group do you think the app will get wrong most often?", "Pen on a tablet",
+                      kind="prediction", correct=False)
+    ana.save_response("Which group do you think the app will get wrong most often?", "Finger on a phone",
+                      kind="prediction", correct=True)
+    bo.save_response("Which group do you think the app will get wrong most often?", "<b>Mouse</b>",
+                     kind="prediction", correct=False)
+    bo.save_response("Test result: accuracy for each group", "Test 1: pen 100%, finger 67%", kind="result")
+    ana.save_response("What is the best first step to fix it?", "Add examples from the group it fails",
+                      kind="exit", correct=True)
+    c = teacher(dash)
+    _, _, page = c.get(dash.root + f"?lesson={lesson}")
+    answers_at, checks_at = page.index('class="discuss-answers"'), page.index('class="checks"')
+    assert answers_at < checks_at and "Only if it is fixed first." in page[answers_at:checks_at]
+    summary = page[page.index('class="check-summary"'):page.index("By student")]
+    assert re.search(r"wrong most often\?</td><td>Prediction</td><td class=\"num\">2</td>"
+                     r"<td class=\"score\">1 of 2 right \(1 of 3 tries\)</td>", summary), summary
+    assert "Exit question</td><td class=\"num\">1</td><td class=\"score\">1 of 1 right" in summary
+    assert "Result</td><td class=\"num\">1</td><td class=\"score\">no single right answer" in summary
+    assert "&lt;b&gt;Mouse&lt;/b&gt;" in page and "<b>Mouse</b>" not in page  # escaped
+    assert "(1 of 2 tries right)" in page  # Ana's latest guess, after a wrong one
+    _, _, page = c.get(dash.root + f"?lesson={lesson}&student=Bo&fragment=1")
+    checks = page[page.index('class="checks"'):]
+    assert "Test 1: pen 100%" in checks and "Finger on a phone" not in checks  # Bo's only
+    _, _, page = c.get(dash.root + "?lesson=05-play-the-computer")
+    assert "No predictions, exit questions or results yet" in page
+
+
+def test_events_tell_the_page_when_a_prediction_arrives(dash, db):
+    c = teacher(dash)
+    stream = c.opener.open(dash.root + "events", timeout=20)
+    first = stream.readline().decode()
+    stream.readline()
+    Journal(db, student="Cy", lesson="10-teach-the-computer").save_response(
+        "Batch guess: what will its win rate do?", "It will go up", kind="prediction", correct=True)
+    second = stream.readline().decode()
+    assert second.startswith("data: ") and second != first
+    stream.close()
 
 
 def test_export_is_formula_safe(dash, db):
@@ -259,10 +315,10 @@ def test_progress_grid_roster_and_games(dash, db):
         game.apply(bot.choose(game))
     store.save(gid, game, "p")
     _, _, page = teacher(dash).get(dash.root + "progress")
-    row = re.search(r"<tr><th class=\"student\">Quiet Quinn</th>(.*?)</tr>", page).group(1)
+    row = re.search(r'<tr data-student="Quiet Quinn">(.*?)</tr>', page, re.S).group(1)
     assert 'class="done"' not in row and ">0/" in row  # on the class list, nothing answered yet
-    ana = re.search(r"<tr><th class=\"student\">Ana</th>(.*?)</tr>", page).group(1)
-    assert 'class="done"' in ana and f"playing, turn {game.turn}" in ana
+    ana = re.search(r'<tr data-student="Ana">(.*?)</tr>', page, re.S).group(1)
+    assert 'class="done"' in ana and f"playing, turn {game.turn}</span>" in ana
     assert f"games/{gid}" in ana
 
 
@@ -291,8 +347,8 @@ def test_replay_steps_are_the_records_positions(dash, db):
             assert got["step"] == step and got["length"] == 20 and got["seat"] == seat
             want = table_state(at, seat, seat=seat, log_lines=got["state"]["log"])
             assert {k: got["state"][k] for k in want} == json.loads(json.dumps(want))
-            for card in at.observation(1 - seat).hand:  # the other hand, beside the table
-                assert card.name.replace("'", "&#x27;") in got["other_hand_html"]
+            # the other hand, beside the table
+            assert got["other"]["hand"] == [c.name for c in at.observation(1 - seat).hand]
     status, _, _ = c.get(dash.root + "games/11111111-1111-1111-1111-111111111111")
     assert status == 404
     # the record file opens in ReplayView as the same game
@@ -324,7 +380,7 @@ def test_base_url_for_a_hub_service(db):
     d = Dash(db, base_url="/services/teacher/")
     try:
         c = Client()
-        status, _, page = c.get(d.root + f"?token={TOKEN}")
+        status, _, page = c.get(d.root + f"login?token={TOKEN}")
         assert status == 200 and 'href="/services/teacher/progress"' in page
         assert 'data-base="/services/teacher/"' in page
         status, headers, _ = Client(follow=False).get(f"http://127.0.0.1:{d.port}/services/teacher")
@@ -361,9 +417,9 @@ def test_teacher_command_starts_prints_its_link_and_stops_on_ctrl_c(tmp_path):
         while "Ctrl-C" not in proc.text() and time.monotonic() < deadline:
             time.sleep(0.1)
         out = proc.text()
-        assert f"http://127.0.0.1:{port}/?token=cli-token-123" in out
+        assert f"http://127.0.0.1:{port}/login?token=cli-token-123" in out
         assert str(tmp_path) in out  # which answers it shows
-        status, _, page = Client().get(f"http://127.0.0.1:{port}/?token=cli-token-123")
+        status, _, page = Client().get(f"http://127.0.0.1:{port}/login?token=cli-token-123")
         assert status == 200 and "<h1>Answers</h1>" in page
     finally:
         code = proc.stop(signal.SIGINT)
@@ -420,9 +476,68 @@ def test_progress_shows_each_lessons_prompts_before_anyone_answers(tmp_path):
     assert lesson_prompts(tmp_path / "none") == [] and lesson_prompts(None) == []
 
 
-def test_a_game_left_alone_has_the_same_state_word_on_every_page(dash, db):
-    """Issue 21 part 7: Progress said "left" where Games said "playing" for the same game."""
-    from datetime import datetime, timedelta, timezone
+# -- reading a little at a time (issue 20 part 6) --------------------------------------------------
+def _insert_answers(url: str, n: int, start: int = 0) -> None:
+    """``n`` answers written straight into the table (fast; as ``Journal.save`` would)."""
+    import datetime as dt
+    import uuid
+
+    import sqlalchemy as sa
+
+    from tokens_edu.store.schema import answers as answers_table
+
+    now = dt.datetime.now(dt.timezone.utc)
+    rows = [{"id": str(uuid.uuid4()), "student": f"Student {i % 30:02}", "lesson": f"{1 + i % 9:02}-lesson",
+             "card": ["GPT", "Deepfake", "Sensor", "Chatbot"][i % 4], "prompt": "Why?",
+             "answer": f"answer number {i} " * 4, "saved_at": now - dt.timedelta(seconds=n - i)}
+            for i in range(start, start + n)]
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.insert(answers_table), rows)
+    engine.dispose()
+
+
+def test_pages_read_only_the_new_answers(tmp_path):
+    """After the first look, a page reads what arrived since, not the whole answers table: the
+    database's own work per page (SQLite virtual-machine steps) stays a small part of one
+    full read of the table."""
+    import sqlalchemy as sa
+
+    url = f"sqlite:///{tmp_path}/big.sqlite"
+    Journal(url, student="Ana", lesson="01-read-a-card").save("GPT", "first")
+    _insert_answers(url, 3000)
+    d = Dash(url)
+    try:
+        c = teacher(d)
+        steps = [0]
+
+        def count():
+            steps[0] += 1
+            return 0
+
+        engine = d.app.settings["data"]._engine
+        sa.event.listen(engine, "connect", lambda dbapi, rec: dbapi.set_progress_handler(count, 100))
+        with engine.connect() as conn:  # what one full read of the answers costs
+            conn.execute(sa.text("SELECT * FROM answers")).all()
+        full, steps[0] = steps[0], 0
+        assert full > 50
+        c.get(d.root)  # the first look after the counting started
+        for path in ("", "progress", "wall", "?every=1", "export.csv", "games"):
+            text = f"new answer for {path or 'answers'}"
+            save(url, "Bo", "GPT", text)
+            steps[0] = 0
+            status, _, body = c.get(d.root + path)
+            assert status == 200 and (text in body or path in ("progress", "games"))
+            assert steps[0] < full / 10, (path, steps[0], full)
+    finally:
+        d.stop()
+
+
+def test_a_game_has_one_word_for_its_state_on_every_page(dash, db):
+    """Progress, Games and the replay call a game the same thing, in the kit's one word
+    (present/words.py; they said "left" and "playing" for the same game), and the replay's
+    times use the one 24-hour clock."""
+    import datetime as dt
 
     import sqlalchemy as sa
 
@@ -430,8 +545,8 @@ def test_a_game_left_alone_has_the_same_state_word_on_every_page(dash, db):
 
     store = GameStore(db)
     d = starter_decks()
-    game = Game.new(d[1], d[6], seed=4, names=("Dot", "Computer"))
-    gid = store.start(game, "Dot", "05-play-the-computer", ("human", "greedy"), "turn", page="p")
+    game = Game.new(d[1], d[6], seed=4, names=("Idle Ida", "Computer"))
+    gid = store.start(game, "Idle Ida", "06-idle", ("human", "greedy"), "turn", page="p")
     bot = GreedyBot()
     for _ in range(6):
         game.apply(bot.choose(game))
@@ -439,15 +554,146 @@ def test_a_game_left_alone_has_the_same_state_word_on_every_page(dash, db):
     engine = sa.create_engine(db)
     with engine.begin() as conn:  # nobody has moved in it for an hour
         conn.execute(games_table.update().where(games_table.c.id == gid)
-                     .values(updated_at=datetime.now(timezone.utc) - timedelta(hours=1)))
+                     .values(updated_at=dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1)))
     engine.dispose()
     c = teacher(dash)
-    _, _, progress = c.get(dash.root + "progress")
-    dot = re.search(r"<tr><th class=\"student\">Dot</th>(.*?)</tr>", progress).group(1)
-    assert f"playing, turn {game.turn}" in dot and "left" not in dot
-    _, _, games = c.get(dash.root + "games?student=Dot")
-    row = re.search(r"<tr class=\"game-row\">(.*?)</tr>", games).group(1)
-    assert "<td>playing</td>" in row
+    _, _, progress = c.get(dash.root + "progress?lesson=06-idle")
+    _, _, games = c.get(dash.root + "games?lesson=06-idle")
+    word = re.compile(r'<span class="state state-(\w+)">([^<]+)</span>')
+    assert word.findall(progress) == [("playing", f"playing, turn {game.turn}")]
+    assert word.findall(games) == [("playing", "playing")]
+    assert "left" not in progress and "not finished" not in progress
     _, _, replay = c.get(dash.root + f"games/{gid}")
     assert re.search(r'class="replay-status">playing \(saved ', replay)
-    assert re.search(r'started (\d+ \w{3} )?\d\d:\d\d:\d\d', replay)  # the one 24-hour clock
+    assert re.search(r"started (\d+ \w{3} )?\d\d:\d\d:\d\d", replay)  # the one 24-hour clock
+
+
+# -- today's lesson (issue 20 part 1) ------------------------------------------------------------
+class FakeToday:
+    """What ``make_app(today=...)`` takes: the lessons to offer, the one set, a way to set it."""
+
+    def __init__(self):
+        self.lesson = None
+        self.calls = []
+
+    def options(self):
+        return [("01-read-a-card.ipynb", "Lesson 1: Read a card"), ("03-task-and-audit.ipynb", "Lesson 3")]
+
+    def current(self):
+        return self.lesson
+
+    def set(self, lesson):
+        self.calls.append(lesson)
+        self.lesson = lesson
+
+
+def test_the_teacher_can_say_todays_lesson(dash, db):
+    today = FakeToday()
+    d = Dash(db, today=today)
+    try:
+        c = teacher(d)
+        _, _, page = c.get(d.root + "progress")
+        assert 'name="lesson"' in page and "Lesson 3" in page and "Today's lesson" in page
+        xsrf = re.search(r'name="_xsrf" value="([^"]+)"', page).group(1)
+        status, _, page = c.post(d.root + "today", {"_xsrf": xsrf, "lesson": "03-task-and-audit.ipynb",
+                                                   "back": "/progress"})
+        assert status == 200 and "<h1>Progress</h1>" in page and today.calls == ["03-task-and-audit.ipynb"]
+        assert re.search(r'<option value="03-task-and-audit.ipynb" selected>', page)
+        status, _, _ = c.post(d.root + "today", {"_xsrf": xsrf, "lesson": "../../etc/passwd"})
+        assert status == 400 and today.calls == ["03-task-and-audit.ipynb"]  # only a lesson offered
+        c.post(d.root + "today", {"_xsrf": xsrf, "lesson": "", "back": "//evil.example/"})
+        assert today.calls[-1] is None  # cleared
+        status, _, _ = Client().post(d.root + "today", {"lesson": "01-read-a-card.ipynb"})
+        assert status == 403 and today.calls[-1] is None  # no login, no change
+    finally:
+        d.stop()
+    # without a way to tell the lesson server (e.g. under JupyterHub), no control
+    _, _, page = teacher(dash).get(dash.root + "progress")
+    assert "Today's lesson" not in page
+    assert Client().post(dash.root + "today", {"lesson": ""})[0] == 403
+
+
+def test_the_command_tells_the_lesson_server_through_its_file(tmp_path, monkeypatch):
+    """``tokens-edu teacher`` gives the dashboard the lesson server's today's-lesson file
+    (tokens_edu.server.today's read_today / write_today) in the shared data folder."""
+    from pathlib import Path
+
+    from tokens_edu.cli import teacher as command
+
+    written = {}
+
+    class FakeTodayModule:
+        @staticmethod
+        def read_today(folder):
+            return written.get(folder), None
+
+        @staticmethod
+        def write_today(folder, lesson):
+            written[folder] = lesson
+
+    monkeypatch.setattr(command, "today_file", FakeTodayModule)
+    lessons = Path(__file__).resolve().parents[2] / "lessons"
+    today = command.TodayFile(tmp_path, lessons)
+    names = [value for value, _ in today.options()]
+    assert "01-read-a-card.ipynb" in names and not any(n.startswith("00-") for n in names)
+    assert today.current() is None
+    today.set("01-read-a-card.ipynb")
+    assert written == {tmp_path: "01-read-a-card.ipynb"} and today.current() == "01-read-a-card.ipynb"
+
+
+# -- predictions, exit questions and results (issue 19 part 6) -----------------------------------
+def _responses_table(url):
+    """The store's ``responses`` table as its migration makes it (branch "store",
+    tokens_edu/store/schema.py), with a few rows."""
+    import datetime as dt
+    import uuid
+
+    import sqlalchemy as sa
+
+    meta = sa.MetaData()
+    t = sa.Table("responses", meta,
+                 sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+                 sa.Column("id", sa.String(36), nullable=False), sa.Column("student", sa.String(200)),
+                 sa.Column("lesson", sa.String(200)), sa.Column("question", sa.String(200)),
+                 sa.Column("kind", sa.String(16)), sa.Column("answer", sa.Text),
+                 sa.Column("correct", sa.Boolean, nullable=True),
+                 sa.Column("saved_at", sa.DateTime(timezone=True)),
+                 sa.Column("browser", sa.String(64), server_default=""))
+    engine = sa.create_engine(url)
+    meta.create_all(engine)
+    now = dt.datetime.now(dt.timezone.utc)
+
+    def add(student, question, kind, answer, correct, ago=0):
+        with engine.begin() as conn:
+            conn.execute(sa.insert(t), [{"id": str(uuid.uuid4()), "student": student,
+                                         "lesson": "05-checks", "question": question, "kind": kind,
+                                         "answer": answer, "correct": correct,
+                                         "saved_at": now - dt.timedelta(seconds=ago)}])
+    return add
+
+
+def test_predictions_exit_questions_and_results_beside_the_answers(tmp_path):
+    url = f"sqlite:///{tmp_path}/checks.sqlite"
+    save(url, "Ana", "Decision Tree", "It follows rules.", lesson="05-checks")
+    d = Dash(url)
+    try:
+        c = teacher(d)
+        _, _, page = c.get(d.root + "questions")
+        assert "No predictions" in page  # before the store has the table: calm
+        add = _responses_table(url)
+        add("Ana", "l05-bot-move", "prediction", "The Audit", False, ago=60)
+        add("Ana", "l05-bot-move", "prediction", "The Task", True)  # changed her mind: latest counts
+        add("Bo", "l05-bot-move", "prediction", "<b>The Audit</b>", False)
+        add("Bo", "l05-exit", "exit", "Rules can be written by people.", None)
+        _, _, page = c.get(d.root + "questions?lesson=05-checks")
+        row = re.search(r'<tr class="question-row">(.*?l05-bot-move.*?)</tr>', page, re.S).group(1)
+        assert "2</td>" in row and "1 of 2" in row  # two answered, one right
+        assert "The Task" in row and "&lt;b&gt;The Audit&lt;/b&gt;" in row and "<b>The Audit" not in row
+        assert "exit question" in page and "Rules can be written by people." in page
+        _, _, grid = c.get(d.root + "progress?lesson=05-checks")
+        ana = re.search(r'<tr data-student="Ana">(.*?)</tr>', grid, re.S).group(1)
+        bo = re.search(r'<tr data-student="Bo">(.*?)</tr>', grid, re.S).group(1)
+        assert 'class="done"' in ana and 'class="right"' in ana  # the Discuss answer and the check
+        assert 'class="wrong"' in bo and "l05-exit" in grid
+    finally:
+        d.stop()

@@ -71,12 +71,12 @@ def save_answer(page, url: str, name: str, text: str) -> None:
 def test_dashboard_shows_two_students_answers_live_hides_names_on_the_wall_and_exports_safely(
         servers, browser):
     printed = servers["teacher_log"].text()
-    assert f"?token={TOKEN}" in printed  # the command prints the teacher's link
+    assert f"/login?token={TOKEN}" in printed  # the command prints the teacher's link
     contexts = []
     try:
         tctx, dash = new_page(browser, accept_downloads=True)
         contexts.append(tctx)
-        dash.goto(servers["teacher"] + f"/?token={TOKEN}")
+        dash.goto(servers["teacher"] + f"/login?token={TOKEN}")
         assert "token" not in dash.url  # taken out of the address bar
         dash.wait_for_selector("#live")
         dash.wait_for_function("() => document.getElementById('live-status').textContent.startsWith('Live')")
@@ -141,7 +141,7 @@ def test_with_a_roster_a_page_takes_the_name_from_the_code_and_refuses_a_classma
         servers, browser):
     """On a real lesson page: the personal link names the student (no name box); a link with a
     classmate's name but no code cannot save; a wrong code is refused; the right code saves."""
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.store import Journal
     from tokens_edu.store.roster import Roster
 
     url = f"sqlite:///{servers['data']}/journal.sqlite"

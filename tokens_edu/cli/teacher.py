@@ -10,12 +10,40 @@ import sys
 from pathlib import Path
 
 from ..content.bundle import lessons_dir
-from ..store.journal import default_url
+from ..content.inputs import InputTooLarge, read_text_limited
+from ..server import today as today_file
+from ..store.journal import data_folder, default_url
 from ..teacher.dashboard import DEFAULT_PORT, TokenAuth, serve
 from ..teacher.hub_auth import HubTeacherAuth, running_as_hub_service
 from .common import use_data_dir
 
-__all__ = ["add_command", "run"]
+__all__ = ["add_command", "run", "TodayFile"]
+
+
+class TodayFile:
+    """Today's lesson for the dashboard's control (``make_app(today=...)``): the file the lesson
+    server reads (:mod:`tokens_edu.server.today`) in the data folder both use.
+
+    Args:
+        folder: the data folder (``--data-dir``, as given to ``tokens-edu serve``).
+        lessons: the lessons folder (the lessons offered).
+    """
+
+    def __init__(self, folder: Path, lessons: Path):
+        self.folder, self.lessons = folder, lessons
+
+    def options(self) -> list[tuple[str, str]]:
+        """(notebook name, what the menu shows) of every numbered lesson."""
+        return [(p.name, p.stem) for p in sorted(self.lessons.glob("[0-9][0-9]-*.ipynb"))
+                if not p.name.startswith("00-")]
+
+    def current(self) -> str | None:
+        """The lesson set now, or None."""
+        return today_file.read_today(self.folder)[0]
+
+    def set(self, lesson: str | None) -> None:
+        """Set today's lesson (None clears it). Raises OSError when the file cannot be written."""
+        today_file.write_today(self.folder, lesson)
 
 
 def add_command(sub) -> None:
@@ -29,8 +57,10 @@ def add_command(sub) -> None:
             "saved games with replays, and a CSV download that spreadsheets open safely. It "
             "updates by itself while the class works. It reads the same answers as "
             "'tokens-edu serve' (give the same --data-dir). Every page needs the token printed "
-            "at start, or your password (--password-file, or the environment variable "
-            "TOKENS_EDU_TEACHER_PASSWORD). Press Ctrl-C to stop."
+            "at start (in a link that logs you in), or your password in the login form "
+            "(--password-file, or the environment variable TOKENS_EDU_TEACHER_PASSWORD). "
+            "Wrong guesses are slowed down, and a few lock the login for 5 minutes. Press "
+            "Ctrl-C to stop."
         ),
     )
     teacher.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -43,8 +73,8 @@ def add_command(sub) -> None:
                          help="folder of the saved answers, as given to 'tokens-edu serve' "
                               "(default: TOKENS_EDU_DATA, or the per-user data folder)")
     teacher.add_argument("--password-file", metavar="FILE", type=Path, default=None,
-                         help="a file whose first line is a teacher password (accepted as well "
-                              "as the token)")
+                         help="a file whose first line is a teacher password (typed in the login "
+                              "form, as well as the token)")
     teacher.add_argument("--lessons", metavar="DIR", type=Path, default=None,
                          help="the lessons folder, as given to 'tokens-edu serve' (its Discuss "
                               "questions are the progress grid's columns; default: the "
@@ -63,7 +93,10 @@ def run(args: argparse.Namespace) -> int:
     password = os.environ.get("TOKENS_EDU_TEACHER_PASSWORD", "").strip() or None
     if args.password_file is not None:
         try:
-            lines = args.password_file.expanduser().read_text(encoding="utf-8").splitlines()
+            lines = read_text_limited(args.password_file.expanduser(), "password").splitlines()
+        except InputTooLarge as e:
+            print(f"tokens-edu: {e}", file=sys.stderr)
+            return 2
         except (OSError, UnicodeDecodeError) as e:
             print(f"tokens-edu: cannot read the password file {args.password_file}: "
                   f"{getattr(e, 'strerror', None) or e}.", file=sys.stderr)
@@ -109,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
                   "(teachers log in there).", flush=True)
             return
         print(f"Teacher dashboard for the answers in {where}\n"
-              f"Open this link (it logs you in):\n\n    {address}?token={auth.token}\n\n"
+              f"Open this link (it logs you in):\n\n    {address}login?token={auth.token}\n\n"
               f"or open {address}login and type the token {auth.token}"
               + (" or your password" if password else "") + ".\n"
               "Keep the link to yourself: it shows every student's answers. Press Ctrl-C to stop.",
@@ -118,10 +151,13 @@ def run(args: argparse.Namespace) -> int:
             print("Other computers use this computer's network address instead of 127.0.0.1.",
                   flush=True)
 
+    lessons = args.lessons.expanduser() if args.lessons else lessons_dir()
+    # under JupyterHub each student has a lesson server of their own: nothing to tell
+    today = (TodayFile(data_folder(), lessons)
+             if auth.token is not None and url.startswith("sqlite:") else None)
     try:
-
         serve(port=args.port, host=args.host, url=url, auth=auth, base_url=args.base_url, ready=ready,
-              lessons=args.lessons.expanduser() if args.lessons else lessons_dir())
+              lessons=lessons, today=today)
     except KeyboardInterrupt:
         print("Stopped.", flush=True)
         return 0

@@ -1,21 +1,22 @@
-"""The teacher dashboard's login when it runs as a JupyterHub service: the Hub's own login.
+"""The dashboard's login when it runs as a JupyterHub service: JupyterHub's own.
 
 JupyterHub starts ``tokens-edu teacher`` as the service ``teacher`` (deploy/jupyterhub) and
 gives it, in its environment, the service's token, its OAuth client and the scopes a visitor
 must hold (``JUPYTERHUB_OAUTH_ACCESS_SCOPES``, here ``access:services!service=teacher``, which
-the Hub grants only to the ``teachers`` group). :class:`HubTeacherAuth` plugs into
-:func:`tokens_edu.dashboard.make_app` in place of the token login: a visitor without a Hub
-session is sent to the Hub's login and back (OAuth); a logged-in user without the scope gets
-*403 Forbidden*. No dashboard token or password is needed then.
+the Hub grants only to the ``teachers`` group). Every page handler then mixes in JupyterHub's
+``HubOAuthenticated``, as the Hub's own service example does: a visitor without a Hub session
+is sent to the Hub's login and back (OAuth, ``oauth_callback``); a logged-in user without the
+scope gets *403 Forbidden*. No dashboard token or password is needed then.
 
-Uses ``jupyterhub.services.auth.HubOAuth`` (``pip install 'tokens-edu[hub]'``).
+Needs ``jupyterhub`` (``pip install 'tokens-edu[hub]'``): imported only when the Hub starts
+the dashboard.
 """
 
 from __future__ import annotations
 
 import os
 
-import tornado.web
+from .base import BaseHandler
 
 __all__ = ["HubTeacherAuth", "running_as_hub_service"]
 
@@ -27,70 +28,56 @@ def running_as_hub_service() -> bool:
 
 
 class HubTeacherAuth:
-    """Dashboard login through JupyterHub OAuth; same methods as ``dashboard.TokenAuth``.
+    """The JupyterHub login, for :func:`tokens_edu.teacher.dashboard.make_app`.
+
+    Attributes:
+        mixin: ``jupyterhub.services.auth.HubOAuthenticated``, put in front of every handler.
+        token: None (there is no dashboard token under the Hub).
 
     Raises:
-        ValueError: not started by JupyterHub as a service with OAuth (plain words).
+        ValueError: not started by JupyterHub as a service with OAuth, or without access
+            scopes (plain words).
     """
 
-    login_path = "login"
-    token = None  # no dashboard token: the Hub's login is the only way in
+    token = None
+    password = None
 
     def __init__(self):
         if not running_as_hub_service():
             raise ValueError("The Hub login needs the dashboard to be started by JupyterHub as "
                              "a service (see deploy/jupyterhub/jupyterhub_config.py).")
-        from jupyterhub.services.auth import HubOAuth
+        # here, not at the top: JupyterHub is installed only where the Hub runs (extra "hub")
+        from jupyterhub.services.auth import HubOAuth, HubOAuthenticated
 
         self.hub_auth = HubOAuth.instance(cache_max_age=60)
         if not self.hub_auth.access_scopes:
             raise ValueError("JupyterHub gave the dashboard no access scopes: check the "
                              "service's oauth settings in the Hub's config.")
+        self.mixin = HubOAuthenticated
 
-    def current_user(self, handler: tornado.web.RequestHandler) -> str | None:
-        """The Hub user's name when they hold the dashboard's access scope, else None
-        (not logged in: the dashboard sends them to the login). Logged in without the scope:
-        ``HTTPError(403)``."""
-        model = self.hub_auth.get_user(handler, sync=True)
-        if not model:
-            return None
-        if not self.hub_auth.check_scopes(self.hub_auth.access_scopes, model):
-            raise tornado.web.HTTPError(403, "Only teachers may open the teacher dashboard.")
-        return model["name"]
+    def handlers(self) -> list:
+        """``oauth_callback`` (the Hub's answer), ``logout``, and ``login`` (to the Hub's)."""
+        # here, not at the top: see __init__
+        from jupyterhub.services.auth import HubOAuthCallbackHandler
 
-    def check(self, secret: object) -> bool:
-        """No secret opens the dashboard under JupyterHub (the login form is not used)."""
-        return False
+        return [(r"oauth_callback", HubOAuthCallbackHandler), (r"logout", HubLogoutHandler),
+                (r"login", HubLoginHandler)]
 
-    def sign_in(self, handler: tornado.web.RequestHandler) -> None:  # the Hub's OAuth does it
-        return None
 
-    def sign_out(self, handler: tornado.web.RequestHandler) -> None:
-        self.hub_auth.clear_cookie(handler)
+class HubLoginHandler(BaseHandler):
+    """``login``: to the dashboard's first page, which sends a visitor to the Hub's login."""
 
-    def login_handlers(self) -> list:
-        """``login`` (to the Hub's login, then back) and ``oauth_callback`` (the Hub's answer)."""
-        from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler
-        from tornado.httputil import url_concat
+    def get(self):
+        self.redirect(self.base)
 
-        hub_auth = self.hub_auth
 
-        class ToHubLogin(tornado.web.RequestHandler):
-            def get(self):
-                base = self.application.settings["base_url"]
-                target = self.get_argument("next", "")
-                if not target.startswith(base) or target.startswith(base + "login"):
-                    target = base
-                params = {}
-                verifier = None
-                if hub_auth.pkce_enabled:
-                    verifier, challenge, method = hub_auth.generate_pkce_code_challenge()
-                    params.update(code_challenge=challenge, code_challenge_method=method)
-                params["state"] = hub_auth.set_state_cookie(self, next_url=target,
-                                                            code_verifier=verifier)
-                self.redirect(url_concat(hub_auth.login_url, params))
+class HubLogoutHandler(BaseHandler):
+    """``GET`` or ``POST logout``: forget the Hub login in this dashboard, and offer the Hub's
+    own logout (which ends the Hub session too)."""
 
-        class FromHub(HubOAuthCallbackHandler):
-            hub_auth_class = HubOAuth
+    def get(self):
+        self.hub_auth.clear_cookie(self)
+        hub = os.environ.get("JUPYTERHUB_BASE_URL", "/").rstrip("/") + "/hub/logout"
+        self.finish(self.render_template("logged_out.html", title="Logged out", hub_logout=hub))
 
-        return [(r"login", ToHubLogin), (r"oauth_callback", FromHub)]
+    post = get

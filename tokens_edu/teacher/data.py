@@ -1,0 +1,481 @@
+"""What the dashboard reads, and the only module of it that reads the store.
+
+The class's answers are kept in memory (:class:`AnswerIndex`) and brought up to date a little at
+a time: each look at the database asks only for the answers saved since the last look
+(:class:`_NewRows`), so a page at 20,000 answers costs what a page at 20 does, and no page
+reads the whole answers table. Games and the class list are small tables; they are read again
+only when a cheap signature of them (a count and the newest time) changes.
+
+The dashboard never writes to the store.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+import pandas as pd
+import sqlalchemy as sa
+
+from ..game.replay import Replay
+from ..store import GameStore, Journal, Roster, default_url
+from ..store.schema import games as games_table
+from ..store.schema import roster as roster_table
+from .lessons import lesson_prompts
+
+__all__ = ["Answer", "AnswerIndex", "ClassData", "DashboardData"]
+
+#: Replays kept ready (each holds one game and its position).
+REPLAYS_KEPT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One saved Discuss answer (a row of the store's ``answers`` table).
+
+    Attributes:
+        seq: the order it arrived in (bigger is later).
+        id, student, lesson, card, prompt, answer: as stored.
+        saved_at: when it was saved (aware UTC datetime).
+    """
+
+    seq: int
+    id: str
+    student: str
+    lesson: str
+    card: str
+    prompt: str
+    answer: str
+    saved_at: datetime
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """(student, lesson, card): one student's answers to one question."""
+        return (self.student, self.lesson, self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """One saved answer to a prediction, an exit question or a lesson result (a row of the
+    store's ``responses`` table).
+
+    Attributes:
+        seq, id, student, lesson: as for :class:`Answer`.
+        question: the question's id in the lesson (e.g. ``"l05-bot-move"``).
+        kind: ``"prediction"``, ``"exit"`` or ``"result"``.
+        answer: what the student chose or wrote, or the result.
+        correct: True or False when the question has a right answer, else None.
+        saved_at: when it was saved (aware UTC datetime).
+    """
+
+    seq: int
+    id: str
+    student: str
+    lesson: str
+    question: str
+    kind: str
+    answer: str
+    correct: bool | None
+    saved_at: datetime
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """(student, lesson, question)."""
+        return (self.student, self.lesson, self.question)
+
+
+def _utc(ts) -> datetime:
+    if hasattr(ts, "to_pydatetime"):
+        ts = ts.to_pydatetime()
+    if isinstance(ts, str):
+        ts = datetime.fromisoformat(ts)
+    return ts.replace(tzinfo=timezone.utc) if ts.tzinfo is None else ts.astimezone(timezone.utc)
+
+
+class AnswerIndex:
+    """Every answer seen so far, with what the pages ask for kept up to date as answers arrive:
+    each student's latest answer per question (and how many times they saved it), the latest
+    per question for the wall, and the students, lessons and questions seen.
+
+    Adding n answers costs O(n); the pages' questions cost at most one pass over the answers.
+    Not thread-safe by itself: :class:`ClassData` adds under its lock and hands out snapshots.
+    """
+
+    def __init__(self):
+        self.rows: list[Answer] = []
+        self.latest: dict[tuple[str, str, str], Answer] = {}
+        self.saves: Counter = Counter()
+        self.by_prompt: dict[tuple[str, str], dict[str, Answer]] = {}
+        self.students: set[str] = set()
+        self.lessons: set[str] = set()
+
+    def add(self, rows: Iterable[Answer]) -> int:
+        """Add answers (any order; each once). Returns how many were added."""
+        rows = sorted(rows, key=lambda r: r.seq)
+        if rows and self.rows and rows[0].seq < self.rows[-1].seq:
+            self.rows = sorted(self.rows + rows, key=lambda r: r.seq)
+        else:
+            self.rows.extend(rows)
+        for a in rows:
+            self.saves[a.key] += 1
+            old = self.latest.get(a.key)
+            if old is None or (a.saved_at, a.seq) >= (old.saved_at, old.seq):
+                self.latest[a.key] = a
+                self.by_prompt.setdefault((a.lesson, a.card), {})[a.student] = a
+            self.students.add(a.student)
+            self.lessons.add(a.lesson)
+        return len(rows)
+
+    def find(self, student: str = "", lesson: str = "", card: str = "", search: str = "",
+             every_save: bool = False) -> list[Answer]:
+        """The answers that match, newest first (every save: in the order they arrived).
+
+        Args:
+            student, lesson, card: keep only this exact value ("" keeps all).
+            search: keep answers containing this text (any case).
+            every_save: False: each student's latest answer per question; True: every save.
+        """
+        needle = search.casefold()
+
+        def keep(a: Answer) -> bool:
+            return ((not student or a.student == student) and (not lesson or a.lesson == lesson)
+                    and (not card or a.card == card) and (not needle or needle in a.answer.casefold()))
+
+        if every_save:  # in the order they arrived, newest first (no sort of every answer)
+            return [a for a in reversed(self.rows) if keep(a)]
+        return sorted(filter(keep, self.latest.values()), key=lambda a: (a.saved_at, a.seq), reverse=True)
+
+    def newest(self) -> Answer | None:
+        """The answer saved last (None before the first)."""
+        return max(self.rows[-50:], key=lambda a: (a.saved_at, a.seq)) if self.rows else None
+
+
+class _NewRows:
+    """The rows of one of the store's tables saved since the last :meth:`poll`: the one place
+    that reads them. The table is looked up by name when it exists (the store's migrations make
+    it; before that there is nothing to read).
+
+    Rows are read by the number the database gave each as it arrived, so "after number N" is
+    one look-up of the table's key: the store's ``seq`` column, or SQLite's rowid on a table
+    made before there was one. On PostgreSQL a number is given when a row is written but the
+    row shows when its transaction commits, so number 41 may show just after 42 was read: the
+    numbers skipped are asked for again for :attr:`SETTLE` seconds (as the store's own
+    ``AnswerFeed`` does; this reader also serves the ``responses`` table and builds the
+    dashboard's rows without a DataFrame). A table with neither (PostgreSQL before the store's
+    migrations) is read by the time rows were saved, re-reading the last :attr:`SETTLE` seconds
+    and skipping the rows already given.
+
+    Args:
+        engine: the database. name: the table's name.
+        columns: the columns to read, ``id`` and ``saved_at`` among them.
+        make: builds a row object from ``(seq, *columns)`` (``saved_at`` as an aware UTC time).
+        clock: a monotonic clock in seconds (for tests).
+    """
+
+    SETTLE = 10.0
+    #: Most skipped numbers waited for at once.
+    MAX_GAPS = 1000
+
+    def __init__(self, engine: sa.Engine, name: str, columns: tuple[str, ...], make, clock=time.monotonic):
+        self.engine, self.name, self.columns, self.make, self.clock = engine, name, columns, make, clock
+        self.sqlite = engine.dialect.name == "sqlite"
+        self.table: sa.Table | None = None
+        self.numbered = False  # rows have a number (seq, or SQLite's rowid)
+        self.cursor = 0  # the highest number given
+        self.gaps: dict[int, float] = {}  # numbers below `cursor` not seen yet -> when first missed
+        self.since: datetime | None = None  # by time: the newest time given
+        self.recent: dict[str, datetime] = {}  # by time: ids given within SETTLE of `since`
+        self.count = 0
+
+    def _query(self):
+        t = self.table
+        cols = [t.c[c] for c in self.columns]
+        if self.numbered:
+            number = t.c.seq if "seq" in t.c else sa.literal_column(f"{self.name}.rowid")
+            now = self.clock()
+            self.gaps = {n: at for n, at in self.gaps.items() if now - at < self.SETTLE}
+            where = number > self.cursor
+            if self.gaps:
+                where = sa.or_(where, number.in_(sorted(self.gaps)))
+            return sa.select(number, *cols).where(where).order_by(number)
+        q = sa.select(sa.literal(0), *cols).order_by(t.c.saved_at)
+        if self.since is not None:
+            q = q.where(t.c.saved_at >= self.since - timedelta(seconds=self.SETTLE))
+        return q
+
+    def poll(self) -> list:
+        """The new rows, oldest first (all of them at the first call)."""
+        if self.table is None:
+            with self.engine.connect() as conn:
+                if not sa.inspect(conn).has_table(self.name):
+                    return []
+            self.table = sa.Table(self.name, sa.MetaData(), autoload_with=self.engine)
+            self.numbered = self.sqlite or "seq" in self.table.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(self._query()).all()
+        at, ident = self.columns.index("saved_at") + 1, self.columns.index("id") + 1
+        out = []
+        for row in rows:
+            if not self.numbered:
+                if row[ident] in self.recent:
+                    continue
+                row = (self.count + len(out) + 1, *row[1:])
+            out.append(self.make(*row[:at], _utc(row[at]), *row[at + 1:]))
+        if out and self.numbered:
+            numbers = [x.seq for x in out]
+            for n in numbers:
+                self.gaps.pop(n, None)
+            top = max(numbers)
+            if not self.sqlite and top > self.cursor:  # SQLite's writers take turns: no gaps
+                got, now = set(numbers), self.clock()
+                missing = [n for n in range(self.cursor + 1, top) if n not in got][-self.MAX_GAPS:]
+                self.gaps.update((n, now) for n in missing)
+                if len(self.gaps) > self.MAX_GAPS:
+                    self.gaps = dict(sorted(self.gaps.items())[-self.MAX_GAPS:])
+            self.cursor = max(self.cursor, top)
+        elif out:
+            self.since = max(self.since or out[-1].saved_at, *(x.saved_at for x in out))
+            edge = self.since - timedelta(seconds=self.SETTLE)
+            self.recent.update((x.id, x.saved_at) for x in out)
+            self.recent = {i: t for i, t in self.recent.items() if t >= edge}
+        self.count += len(out)
+        return out
+
+
+def _answer(seq, id_, student, lesson, card, prompt, answer, saved_at) -> Answer:
+    return Answer(seq, id_, student, lesson, card, prompt or "", answer, saved_at)
+
+
+def _response(seq, id_, student, lesson, question, kind, answer, correct, saved_at) -> Response:
+    return Response(seq, id_, student, lesson, question, kind, answer,
+                    None if correct is None else bool(correct), saved_at)
+
+
+#: The columns read from the store's ``answers`` and ``responses`` tables.
+ANSWER_COLUMNS = ("id", "student", "lesson", "card", "prompt", "answer", "saved_at")
+RESPONSE_COLUMNS = ("id", "student", "lesson", "question", "kind", "answer", "correct", "saved_at")
+
+
+class ClassData:
+    """What the dashboard shows, from one database, kept up to date a little at a time.
+
+    Call :meth:`refresh` (the dashboard does, about once a second while a page is open, and
+    before each page) and read the rest: they never touch the database, except
+    :meth:`replay` and :meth:`record`, which read one game.
+
+    Args:
+        url: a SQLAlchemy database URL; None uses the store's default (the data folder).
+        lessons: the lessons folder, to know each lesson's Discuss questions before anyone
+            answers (:func:`tokens_edu.teacher.lessons.lesson_prompts`); None: only the
+            questions answered so far.
+
+    Raises:
+        ValueError: the database cannot be opened (plain words).
+    """
+
+    def __init__(self, url: str | None = None, lessons=None):
+        self.url = url or default_url()
+        self.journal = Journal(self.url)
+        self._engine = self.journal._engine
+        self.roster = Roster(self.url, engine=self._engine, read_only=True)
+        self.games = GameStore(self.url, engine=self._engine, read_only=True)
+        self.lesson_prompts = lesson_prompts(lessons)
+        self.index = AnswerIndex()
+        self._new = _NewRows(self._engine, "answers", ANSWER_COLUMNS, _answer)
+        self._new_responses = _NewRows(self._engine, "responses", RESPONSE_COLUMNS, _response)
+        self.responses: dict[tuple[str, str, str], Response] = {}  # the latest of each
+        self.response_rows: list[Response] = []  # every one, in the order read
+        self.response_saves: Counter = Counter()
+        self._lock = threading.Lock()
+        self._signature: tuple = ()
+        self._games = None  # the games' summary table (pandas), read again when it changes
+        self._roster: list[str] = []
+        self._replays: OrderedDict = OrderedDict()
+        self.replay_lock = threading.Lock()  # a replay's game moves to one step at a time
+        self.changes = 0
+
+    # -- keeping up ------------------------------------------------------------------------
+    def refresh(self) -> int:
+        """Read what is new: new answers, and games and the class list when they changed.
+
+        Returns:
+            int: a number that grows each time something changed (a new answer, a game move,
+            a name on the class list).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be read now (nothing changes).
+        """
+        with self._lock:
+            new = self._new.poll()
+            new_responses = self._new_responses.poll()
+            signature = self._other_signature()
+            if new:
+                self.index.add(new)
+            self.response_rows.extend(new_responses)
+            for r in new_responses:
+                self.response_saves[r.key] += 1
+                old = self.responses.get(r.key)
+                if old is None or (r.saved_at, r.seq) >= (old.saved_at, old.seq):
+                    self.responses[r.key] = r
+            new = new or new_responses
+            if signature != self._signature or self._games is None:
+                self._games = self.games.games()
+                self._roster = [e.name for e in self.roster.entries()]
+                self._signature = signature
+                self.changes += 1
+            elif new:
+                self.changes += 1
+            return self.changes
+
+    def version(self) -> int:
+        """:meth:`refresh` (the old name)."""
+        return self.refresh()
+
+    def _first(self) -> None:
+        """Read everything once, if nothing was read yet (a reader called before refresh)."""
+        if self._games is None:
+            self.refresh()
+
+    def _other_signature(self) -> tuple:
+        """Counts and newest times of the games and the class list: they change when those do."""
+        with self._engine.connect() as conn:
+            t = games_table.c
+            g = (tuple(conn.execute(sa.select(
+                    sa.func.count(), sa.func.max(t.updated_at), sa.func.sum(t.moves),
+                    *(sa.func.count(sa.case((t.status == s, 1))) for s in ("playing", "over")))).first())
+                 if self.games._ready() else ())
+            r = (tuple(conn.execute(sa.select(sa.func.count(), sa.func.max(roster_table.c.code))).first())
+                 if self.roster._ready() else ())
+        return (g, r)
+
+    # -- what the pages show -----------------------------------------------------------------
+    def answers(self, student: str = "", lesson: str = "", card: str = "", search: str = "",
+                every_save: bool = False) -> list[Answer]:
+        """The answers that match, newest first (see :meth:`AnswerIndex.find`)."""
+        self._first()
+        with self._lock:
+            return self.index.find(student, lesson, card, search, every_save)
+
+    def saves(self, answer: Answer) -> int:
+        """How many times the student saved an answer to that question."""
+        return self.index.saves[answer.key]
+
+    def done(self) -> dict[tuple[str, str, str], Answer]:
+        """Each student's latest answer per question, by (student, lesson, card)."""
+        self._first()
+        with self._lock:
+            return dict(self.index.latest)
+
+    def wall(self, lesson: str, card: str) -> list[Answer]:
+        """Each student's latest answer to one question, oldest first (for the wall)."""
+        self._first()
+        with self._lock:
+            rows = list(self.index.by_prompt.get((lesson, card), {}).values())
+        return sorted(rows, key=lambda a: (a.saved_at, a.seq))
+
+    def newest(self) -> Answer | None:
+        """The answer saved last, or None."""
+        self._first()
+        with self._lock:
+            return self.index.newest()
+
+    def game_list(self, student: str = "", lesson: str = ""):
+        """The saved games (pandas DataFrame, newest first, no records), filtered."""
+        self._first()
+        with self._lock:
+            df = self._games if self._games is not None else self.games.games()
+        if student:
+            df = df[df["student"] == student]
+        if lesson:
+            df = df[df["lesson"] == lesson]
+        return df
+
+    def choices(self) -> dict:
+        """The values the filters offer: ``students`` (the class list first, then others),
+        ``roster``, ``lessons``, ``cards``, ``prompts`` ((lesson, card) pairs: each lesson's
+        own questions in page order, then questions met in games)."""
+        self._first()
+        with self._lock:
+            roster = list(self._roster)
+            games = self._games
+            answered = set(self.index.by_prompt)
+            students = set(self.index.students) | {k[0] for k in self.responses}
+            lessons = set(self.index.lessons) | {k[1] for k in self.responses}
+        players = set(games["student"]) if games is not None and len(games) else set()
+        game_lessons = set(games["lesson"]) if games is not None and len(games) else set()
+        others = sorted((students | players) - set(roster), key=str.casefold)
+        known = list(self.lesson_prompts)
+        rank = {pair: i for i, pair in enumerate(known)}
+        pairs = sorted(set(known) | answered,
+                       key=lambda p: (p[0], 0 if p in rank else 1, rank.get(p, 0), p[1]))
+        return {"students": roster + others, "roster": roster,
+                "lessons": sorted(lessons | game_lessons | {p[0] for p in known}),
+                "cards": sorted({c for _, c in answered}), "prompts": pairs}
+
+    def questions(self) -> dict[tuple[str, str], dict]:
+        """The predictions, exit questions and results answered so far, by (lesson, question):
+        ``kind``, ``latest`` (each student's latest :class:`Response`, by name), ``answered``,
+        ``right`` and ``wrong`` (counts of the latest; both 0 when there is no right answer)."""
+        self._first()
+        with self._lock:
+            latest = list(self.responses.values())
+        out: dict[tuple[str, str], dict] = {}
+        for r in sorted(latest, key=lambda r: (r.lesson, r.question, r.student.casefold())):
+            q = out.setdefault((r.lesson, r.question), {"kind": r.kind, "latest": {}, "answered": 0,
+                                                        "right": 0, "wrong": 0})
+            q["latest"][r.student] = r
+            q["answered"] += 1
+            q["right"] += r.correct is True
+            q["wrong"] += r.correct is False
+        return out
+
+    def response_table(self, student: str = "", lesson: str = ""):
+        """Every saved prediction, exit answer and result (each try), oldest first, as the
+        table :func:`tokens_edu.teacher.checks.checks_html` reads: pandas DataFrame with
+        ``student, lesson, question, kind, answer, correct, saved_at``. From memory: no
+        database read.
+
+        Args:
+            student, lesson: keep only rows with exactly this value ("" keeps all).
+        """
+        self._first()
+        with self._lock:
+            rows = [r for r in self.response_rows
+                    if (not student or r.student == student) and (not lesson or r.lesson == lesson)]
+        rows.sort(key=lambda r: (r.saved_at, r.seq))
+        return pd.DataFrame([(r.student, r.lesson, r.question, r.kind, r.answer, r.correct, r.saved_at)
+                             for r in rows],
+                            columns=["student", "lesson", "question", "kind", "answer", "correct", "saved_at"])
+
+    def replay(self, game_id: str):
+        """A :class:`~tokens_edu.game.replay.Replay` of a saved game (kept while its record does
+        not change) and the saved game; (None, None) if there is no such game."""
+        saved = self.games.get(game_id)
+        if saved is None:
+            return None, None
+        key = (game_id, saved.moves, saved.updated_at)
+        with self._lock:
+            hit = self._replays.get(game_id)
+            if hit is not None and hit[0] == key:
+                self._replays.move_to_end(game_id)
+                return hit[1], saved
+        replay = Replay(saved.record)
+        if hit is not None:  # keep the step the teacher was looking at
+            replay.goto(min(hit[1].step, replay.length))
+        with self._lock:
+            self._replays[game_id] = (key, replay)
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        return replay, saved
+
+    def record(self, game_id: str):
+        """A saved game (with its record), or None."""
+        return self.games.get(game_id)
+
+
+#: The old name.
+DashboardData = ClassData

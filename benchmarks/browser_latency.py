@@ -29,8 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "support"))
-sys.path.insert(0, str(ROOT / "tests" / "widgets"))
+sys.path[:0] = [str(ROOT / "tests" / "support"), str(ROOT / "tests" / "widgets")]
 
 from pages import LESSON, SETTLED, VIEWPORT, Server  # noqa: E402
 from teacher_helpers import launch, only_loopback  # noqa: E402

@@ -28,7 +28,7 @@ The package is in layers; each imports only the layers below it (the contracts a
 """
 
 from . import _moved
-from .content.cards import Card, CardPool, load_cards
+from .content.cards import Card, CardPool, card_picture, load_cards
 from .content.decks import Deck, starter_decks
 from .errors import (
     CardDataError,
@@ -46,7 +46,7 @@ from .lab.training import train
 from .present.render import print_sheet, render_card
 
 __all__ = [
-    "Card", "CardPool", "load_cards",
+    "Card", "CardPool", "load_cards", "card_picture",
     "Deck", "starter_decks",
     "Game", "Action", "Observation", "BoardCard", "LogEvent",
     "render_card", "print_sheet",

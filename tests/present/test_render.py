@@ -12,11 +12,13 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tokens_edu import load_cards, render_card
-from tokens_edu.content.cards import COLOR_THEMES
+from tokens_edu import card_picture, load_cards, render_card
+from tokens_edu.content.cards import COLOR_THEMES, PICTURE_COLORS
 from tokens_edu.present.render import COLOR_STYLES, card_aria_label
+from tokens_edu.present.table import card_face, table_pictures
 
 POOL = load_cards()
+TABLE_PICTURES = table_pictures()
 CARDS = POOL.cards()
 IDS = [c.name for c in CARDS]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -145,6 +147,9 @@ def test_card_html_parses_and_shows_its_facts(card):
 @pytest.mark.parametrize("card", CARDS, ids=IDS)
 def test_card_html_has_no_script_and_no_outside_files(card):
     out = render_card(card).lower()
+    # the picture's namespace name is an identifier, never fetched; any other address is a fault
+    assert out.count('xmlns="http://www.w3.org/2000/svg"') == 1
+    out = out.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "<script" not in out and "javascript:" not in out
     assert not re.search(r"\son\w+\s*=", out), "no event handler attributes"
     assert "http://" not in out and "https://" not in out and "url(" not in out
@@ -195,6 +200,24 @@ def test_every_palette_color_pairs_meet_aa():
         text_bg = pal.get("plate", pal["frame"])
         assert contrast(pal["band_text"], text_bg) >= 4.5, name
         assert contrast("#1a1a1a", pal["tint"]) >= 4.5, name
+
+
+def test_picture_inks_have_contrast_on_their_card():
+    """WCAG 2.x asks 3:1 of graphics (success criterion 1.4.11); the pictures' inks give 4.5:1."""
+    for color, ink in PICTURE_COLORS.items():
+        assert COLOR_STYLES[color]["art"] == ink
+        assert contrast(ink, COLOR_STYLES[color]["tint"]) >= 4.5, color
+
+
+@pytest.mark.parametrize("card", CARDS, ids=IDS)
+def test_every_face_draws_the_cards_own_picture(card):
+    """The printed face and the card table's face both draw tokens_edu.card_picture (issue 21)."""
+    out = render_card(card)
+    assert card_picture(card, COLOR_STYLES[card.color]["art"]) in out
+    assert out.count("<svg") == 1  # the one picture, not the old doodle beside it
+    face = card_face(card)
+    assert face["icon"] == card.icon
+    assert TABLE_PICTURES[face["icon"]] == card_picture(card, "currentColor")
 
 
 @pytest.mark.parametrize("card", CARDS, ids=IDS)

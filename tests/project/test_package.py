@@ -83,6 +83,11 @@ def _base_python() -> str:
 def test_wheel_carries_every_card_and_lesson_file(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "tokens_edu/_bundle/cards/alpha-set.yaml" in names
+    for src in sorted((ROOT / "cards").rglob("*")):  # the card data and every card picture
+        if src.is_file():
+            assert f"tokens_edu/_bundle/cards/{src.relative_to(ROOT / 'cards').as_posix()}" in names, src
+    assert {"tokens_edu/_bundle/cards/icons/LICENSE", "tokens_edu/_bundle/cards/icons/README.md",
+            "tokens_edu/_bundle/cards/icons/message-chatbot.svg"} <= names
     assert "tokens_edu/_bundle/docs/teacher-guide.md" in names  # the guide page shows it
     for src in sorted((ROOT / "lessons").rglob("*")):
         rel = src.relative_to(ROOT / "lessons")
@@ -102,12 +107,16 @@ def test_installed_package_reads_its_cards_from_site_packages(fresh):
     out = _run([str(fresh["python"]), "-c",
                 "import tokens_edu, tokens_edu.content.bundle as b; from tokens_edu import load_cards\n"
                 "print(tokens_edu.__file__); print(b.card_file()); print(b.lessons_dir())\n"
-                "print(len(load_cards()))"], cwd=fresh["work"], env=fresh["env"]).stdout.split("\n")
+                "print(len(load_cards())); print(b.icons_dir())\n"
+                "print(sum(tokens_edu.card_picture(c).count('<path') > 0 for c in load_cards().cards()))"],
+               cwd=fresh["work"], env=fresh["env"]).stdout.split("\n")
     site = str(fresh["venv"])
     assert out[0].startswith(site) and "site-packages" in out[0], out
     assert out[1].startswith(site) and out[1].endswith("_bundle/cards/alpha-set.yaml"), out
     assert out[2].startswith(site) and out[2].endswith("_bundle/lessons"), out
     assert out[3] == "70"
+    assert out[4].startswith(site) and out[4].endswith("_bundle/cards/icons"), out
+    assert out[5] == "70"  # every card's picture, read from the installed package
 
 
 def test_readme_quick_start_runs_with_the_installed_kit(fresh):

@@ -108,6 +108,21 @@ def in_viewport(page, selector: str) -> bool:
         and box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORT["width"]
 
 
+def every_card_shows_its_own_picture(page, *decks: int) -> int:
+    """Every card face on the table (hand and board) draws its own picture (tokens_edu.card_picture,
+    issue 21), at least 16px and with its paths; returns how many faces were checked."""
+    from tokens_edu import starter_decks
+
+    icons = {c.name: c.icon for d in decks for c in starter_decks()[d]}
+    drawn = page.evaluate("""() => [...document.querySelectorAll('.tokens-game .tt-card .tt-face')].map(f => {
+        const svg = f.querySelector('.tt-pic svg'); const box = svg ? svg.getBoundingClientRect() : null;
+        return [f.querySelector('.tt-name').textContent.replace(/\\u00ad/g, ''), svg && svg.dataset.icon,
+                box ? Math.min(box.width, box.height) : 0, svg ? svg.querySelectorAll('path').length : 0]; })""")
+    for name, icon, size, paths in drawn:
+        assert icon == icons[name] and size >= 16 and paths >= 1, (name, icon, size, paths)
+    return len(drawn)
+
+
 def test_play_lesson_05_by_clicking_cards_at_1366x768(server, browser):
     from tokens_edu import starter_decks
     from tokens_edu.store.journal import Journal
@@ -137,12 +152,15 @@ def test_play_lesson_05_by_clicking_cards_at_1366x768(server, browser):
         if page.locator(".tt-speed select").count():
             page.locator(".tt-speed select").select_option("200")  # the computer plays faster
 
-        did, status = [], ""
+        did, status, pictures = [], "", 0
         for _ in range(MAX_CLICKS):
             status = page.locator(".tokens-game .tokens-status").inner_text()
             if page.locator(".tokens-game .tt-banner").count():
                 break
+            if not pictures and page.locator(".tokens-game .tt-hand .tt-card").count() >= 5:
+                pictures = every_card_shows_its_own_picture(page, mine, theirs)
             did.append(play_one_move_with_cards(page))
+        assert pictures >= 5, "the student's hand was never drawn with 5 cards or more"
         banner = page.locator(".tokens-game .tt-banner").inner_text()
         assert ("win" in banner.lower() or "draw" in banner.lower()) and "Final Tokens" in banner, banner
         assert {"Run a Task", "Deploy"} <= set(did), did  # real card play, not only End turn

@@ -1,4 +1,4 @@
-"""Where the kit's own files are: the card file and the lessons folder.
+"""Where the kit's own files are: the card file, the cards' pictures and the lessons folder.
 
 The repository keeps them in the top-level folders ``cards/`` and ``lessons/``. A wheel
 (``pip install tokens-edu``, or ``pip install .`` from a checkout) carries copies of both inside
@@ -21,7 +21,7 @@ import importlib.resources
 import shutil
 from pathlib import Path
 
-__all__ = ["card_file", "lessons_dir", "copy_lessons", "BUNDLED_FOLDERS"]
+__all__ = ["card_file", "icons_dir", "lessons_dir", "copy_lessons", "BUNDLED_FOLDERS"]
 
 #: The top-level folders of the repository that the wheel carries inside the package.
 BUNDLED_FOLDERS = ("cards", "lessons")
@@ -51,6 +51,12 @@ def card_file() -> Path:
     """The Alpha Set's card file, ``cards/alpha-set.yaml`` (a Path; it may not exist when the
     package was installed without its data, which :func:`tokens_edu.load_cards` reports)."""
     return _folder("cards") / "alpha-set.yaml"
+
+
+def icons_dir() -> Path:
+    """The folder of the cards' pictures, ``cards/icons/`` (a Path): one ``<icon>.svg`` per
+    picture, with the icon set's LICENSE and README (see :func:`tokens_edu.content.cards.card_picture`)."""
+    return _folder("cards") / "icons"
 
 
 def lessons_dir() -> Path:

@@ -4,12 +4,19 @@ The Alpha Set lives in ``cards/alpha-set.yaml`` at the project's root (and insid
 package in a wheel: see :mod:`tokens_edu.bundle`). This module only reads
 and checks that data; what each card *does* lives in :mod:`tokens_edu.engine.effects`. A new vanilla
 System (no rules text) needs only a new record in the YAML file.
+
+Each card also names its picture (``icon``), an SVG file in ``cards/icons/``;
+:func:`card_picture` is the one way to get it, checked safe and coloured by the card's color.
 """
 
 from __future__ import annotations
 
 import difflib
+import html
+import os
+import re
 import unicodedata
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -18,9 +25,10 @@ from pathlib import Path
 import yaml
 
 from ..errors import CardDataError
-from .bundle import card_file
+from .bundle import card_file, icons_dir
 
-__all__ = ["Card", "CardPool", "UnknownCard", "load_cards", "plain_text", "fold_name", "COLORS", "CARD_TYPES", "RARITIES", "DEFAULT_CARDS_PATH"]
+__all__ = ["Card", "CardPool", "UnknownCard", "load_cards", "plain_text", "fold_name", "COLORS", "CARD_TYPES", "RARITIES", "DEFAULT_CARDS_PATH",
+           "card_picture", "PICTURE_COLORS", "FALLBACK_ICON"]
 
 #: The five colors of the Alpha Set, in print order; ``any`` fits every deck and is no color (R1).
 COLORS = ("green", "blue", "black", "white", "red")
@@ -33,6 +41,18 @@ COLOR_THEMES = {
     "red": "Societal Impacts",
     "any": "Any deck",
 }
+#: The ink of each color's card pictures (the lines of :func:`card_picture`), a CSS hex color. Each
+#: has a contrast of 3:1 or more on its card's light tint (WCAG's floor for graphics).
+PICTURE_COLORS = {
+    "green": "#2e7d32",
+    "blue": "#1565c0",
+    "black": "#424242",
+    "white": "#8d6e63",
+    "red": "#c62828",
+    "any": "#6a1b9a",
+}
+#: The picture of a card whose record names none (``cards/icons/cards.svg``: two playing cards).
+FALLBACK_ICON = "cards"
 CARD_TYPES = ("System", "Tool", "Action")
 #: Rarity letters; ``*`` is printed as a star (★).
 RARITIES = ("C", "U", "R", "*")
@@ -88,6 +108,8 @@ class Card:
         number: the card's number in the set (1-70).
         mechanic: what the card does, restated plainly (the source of truth for the engine).
         rules_text, definition, discuss, learn_more: the card's printed-style words (our own).
+        icon: the name of the card's picture, ``cards/icons/<icon>.svg`` (e.g. ``"message-chatbot"``),
+            or ``""`` for none; draw it with :func:`card_picture`.
 
     In a notebook a Card shows itself as its card face: :mod:`tokens_edu.render` (imported with
     the package) gives the class its ``_repr_html_``, so this data module needs no drawing code.
@@ -111,6 +133,7 @@ class Card:
     definition: str = field(default="", compare=False)
     discuss: str = field(default="", compare=False)
     learn_more: str = field(default="", compare=False)
+    icon: str = field(default="", compare=False)
 
     @property
     def is_system(self) -> bool:
@@ -148,6 +171,7 @@ class UnknownCard(KeyError):
 
 
 _REQUIRED = ("name", "color", "type", "rarity", "cost", "trainable")
+_ICON_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 def _card_from_record(rec: object, where: str) -> Card:
@@ -190,6 +214,10 @@ def _card_from_record(rec: object, where: str) -> Card:
         if not isinstance(v, str):
             raise CardDataError(f"{where}: {key} must be text.")
         texts[key] = v.strip()
+    icon = rec.get("icon") or ""
+    if not isinstance(icon, str) or (icon and not _ICON_NAME.fullmatch(icon)):
+        raise CardDataError(f"{where}: icon must name a picture in cards/icons/ in lower-case letters, "
+                            f"digits and hyphens, like 'message-chatbot', not {icon!r}.")
     tru = intval("tru", is_system)
     if is_system and tru == 0:
         raise CardDataError(f"{where}: a System's Trust must be at least 1.")
@@ -207,6 +235,7 @@ def _card_from_record(rec: object, where: str) -> Card:
         legacy=bool(rec.get("legacy", False)),
         big_data=intval("big_data", False),
         number=intval("number", False) or 0,
+        icon=icon,
         **texts,
     )
 
@@ -311,3 +340,156 @@ def load_cards(path: str | Path | None = None) -> CardPool:
     if path is not None and not isinstance(path, (str, Path)):
         raise CardDataError(f"A card file is given as a path, not {type(path).__name__}.")
     return _load(str(Path(path).resolve()) if path is not None else str(DEFAULT_CARDS_PATH))
+
+
+# -- pictures ----------------------------------------------------------------------------------
+# A picture file may hold only what the icon set uses: one <svg> of <path>s, colours "none" or
+# "currentColor". Everything else (scripts, links, styles, images, foreign objects, outside
+# references, entities) is refused, so a picture is safe to put in any page as it is.
+_SVG_NS = "{http://www.w3.org/2000/svg}"
+_SVG_KEEP = ("viewBox", "fill", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin")
+_SVG_DROP = ("width", "height", "class")  # the set's own size and class names: the page decides
+_PATH_KEEP = ("d", "fill", "stroke", "opacity")
+_NUM = r"-?(?:\d+(?:\.\d*)?|\.\d+)"
+_VALUES = {
+    "viewBox": re.compile(rf"{_NUM}(?:[\s,]+{_NUM}){{3}}"),
+    "fill": re.compile(r"none|currentColor"),
+    "stroke": re.compile(r"none|currentColor"),
+    "stroke-width": re.compile(_NUM),
+    "stroke-linecap": re.compile(r"round|butt|square"),
+    "stroke-linejoin": re.compile(r"round|miter|bevel"),
+    "d": re.compile(r"[MmZzLlHhVvCcSsQqTtAa0-9eE+\-.,\s]+"),
+    "opacity": re.compile(_NUM),
+}
+_MAX_PICTURE_BYTES = 32_000  # the set's largest outline icon is about 6 KB
+_CSS_COLOR = re.compile(r"#[0-9a-fA-F]{3,8}|currentColor|[a-zA-Z]{3,20}")
+_CSS_SIZE = re.compile(r"\d+(?:\.\d+)?(?:px|em|rem|mm|%)?")
+
+
+@lru_cache(maxsize=256)
+def _picture_parts(path: str, stamp: tuple[int, int]) -> tuple[tuple, tuple]:
+    """The checked drawing in the picture file ``path``: (the svg's attributes, each path's
+    attributes), as tuples of (name, value). ``stamp`` (modification time, size) is part of the
+    cache key, so an edited file is read again. Raises CardDataError naming the file and what in
+    it is not allowed."""
+    name = os.path.basename(path)
+
+    def refuse(why: str) -> CardDataError:
+        return CardDataError(f"The card picture {name} cannot be used: {why}. (File: {path})")
+
+    if stamp[1] > _MAX_PICTURE_BYTES:
+        raise refuse(f"it is {stamp[1]} bytes, more than a picture of the set needs ({_MAX_PICTURE_BYTES})")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise refuse(f"it cannot be read ({getattr(e, 'strerror', None) or e})") from None
+    if re.search(r"<!(?:DOCTYPE|ENTITY)", text, flags=re.I):
+        raise refuse("it declares a DOCTYPE or an entity")
+    try:
+        root = ET.fromstring(text)  # comments and processing instructions are not kept
+    except ET.ParseError as e:
+        raise refuse(f"it is not well-formed SVG ({e})") from None
+
+    def attrs(el: ET.Element, keep: tuple[str, ...], drop: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
+        tag = el.tag.removeprefix(_SVG_NS)
+        out = []
+        for key, value in el.attrib.items():
+            if key in drop:
+                continue
+            if key not in keep:
+                raise refuse(f"the <{tag}> has the attribute {key!r}, which a picture may not have")
+            if not _VALUES[key].fullmatch(value.strip()):
+                raise refuse(f"the <{tag}> has {key}={value[:40]!r}, which a picture may not have")
+            out.append((key, value.strip()))
+        return tuple(out)
+
+    if root.tag != _SVG_NS + "svg":
+        raise refuse(f"it is a <{root.tag}>, not an <svg> in the SVG namespace")
+    svg = attrs(root, _SVG_KEEP, _SVG_DROP)
+    if "viewBox" not in dict(svg):
+        raise refuse("the <svg> has no viewBox")
+    if (root.text or "").strip():
+        raise refuse("the <svg> holds text")
+    paths = []
+    for el in root:
+        if el.tag != _SVG_NS + "path":
+            raise refuse(f"it holds a <{el.tag.removeprefix(_SVG_NS)}>; a picture may hold only <path> elements")
+        if len(el) or (el.text or "").strip() or (el.tail or "").strip():
+            raise refuse("a <path> holds other elements or text")
+        kept = attrs(el, _PATH_KEEP)
+        found = dict(kept)
+        if "d" not in found:
+            raise refuse("a <path> has no d")
+        if found.get("fill") == "none" and found.get("stroke") == "none":
+            continue  # the set's invisible 24 x 24 frame
+        paths.append(kept)
+    if not paths:
+        raise refuse("it draws nothing")
+    return svg, tuple(paths)
+
+
+def card_picture(card: Card, color: str | None = None, *, label: str | bool = False,
+                 size: str = "100%") -> str:
+    """The card's picture of its idea: an inline ``<svg>`` element as a string, safe to put in a page.
+
+    The picture is the file ``cards/icons/<card.icon>.svg`` (Tabler Icons, MIT, or drawn for this
+    project: ``cards/icons/README.md``), checked as it is read: only ``<svg>`` and ``<path>`` with
+    the few drawing attributes the set uses are kept, so no script, link, style or outside
+    reference can reach a page. A card whose record names no picture gets :data:`FALLBACK_ICON`.
+    The gallery, the print sheets, the card table and the replays all draw it from here.
+
+    Args:
+        card: a :class:`Card`.
+        color: the ink, a CSS color such as ``"#1565c0"`` or ``"currentColor"`` (takes the color
+            of the text around it). None (the default): the card's own color,
+            ``PICTURE_COLORS[card.color]``.
+        label: False (the default): the picture is decoration beside the card's words, hidden
+            from screen readers (``aria-hidden="true"``). A string, or True for the card's name:
+            the picture is an image with that name (``role="img"``, ``aria-label`` and a ``<title>``).
+        size: the ``width`` and ``height`` of the element, a CSS length such as ``"100%"`` (fill
+            the box it is put in, the default), ``"48px"`` or ``"2em"``. The drawing keeps its
+            shape, centred.
+
+    Returns:
+        str: one ``<svg class="tk-picture" data-icon="<icon>" ...>`` element.
+
+    Raises:
+        TypeError: ``card`` is not a Card.
+        ValueError: ``color`` or ``size`` is not a plain CSS color or length.
+        CardDataError: the picture file is missing, or holds something a picture may not
+            (the message names the file and what).
+    """
+    if not isinstance(card, Card):
+        raise TypeError(f"card_picture needs a Card (for example load_cards()['Chatbot']), not {type(card).__name__}.")
+    ink = PICTURE_COLORS.get(card.color, PICTURE_COLORS["black"]) if color is None else color
+    if not isinstance(ink, str) or not _CSS_COLOR.fullmatch(ink):
+        raise ValueError(f"color must be a CSS color like '#1565c0' or 'currentColor', not {color!r}.")
+    if not isinstance(size, str) or not _CSS_SIZE.fullmatch(size):
+        raise ValueError(f"size must be a CSS length like '100%', '48px' or '2em', not {size!r}.")
+    icon = card.icon or FALLBACK_ICON
+    path = icons_dir() / f"{icon}.svg"
+    try:
+        st = path.stat()
+    except OSError:
+        raise CardDataError(f"The picture {icon!r} of the card {card.name!r} is missing: there is no "
+                            f"file {path}. Use the name of a file in cards/icons/.") from None
+    svg, paths = _picture_parts(str(path), (st.st_mtime_ns, st.st_size))
+
+    def paint(value: str) -> str:
+        return ink if value == "currentColor" else value
+
+    head = dict(svg)
+    head.setdefault("fill", "none")
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="tk-picture" data-icon="{icon}" width="{size}" height="{size}"']
+    out += [f' {k}="{html.escape(paint(v), quote=True)}"' for k, v in head.items()]
+    if label:
+        name = card.name if label is True else str(label)
+        out.append(f' role="img" aria-label="{html.escape(name, quote=True)}">'
+                   f"<title>{html.escape(name, quote=False)}</title>")
+    else:
+        out.append(' aria-hidden="true" focusable="false">')
+    for attributes in paths:
+        out.append("<path" + "".join(f' {k}="{html.escape(paint(v), quote=True)}"' for k, v in attributes) + "/>")
+    out.append("</svg>")
+    return "".join(out)

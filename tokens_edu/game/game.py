@@ -576,9 +576,8 @@ class Game:
         Returns:
             dict with ``players``, ``board``, ``hand``, ``log`` DataFrames (columns in the API).
         """
-        from .tables import (
-            game_tables,  # here, not at the top: pandas loads only with the first table
-        )
+        # here, not at the top: the tables module loads pandas, only when a table is asked for
+        from .tables import game_tables
 
         if player is None:
             player = self.to_act if self.to_act is not None else 0
@@ -586,9 +585,8 @@ class Game:
 
     def _repr_html_(self) -> str:
         """The board as the player to act sees it (see :func:`tokens_edu.tables.game_html`)."""
-        from .tables import (
-            game_html,  # the tables module loads pandas: only when a notebook shows a game
-        )
+        # the tables module loads pandas: only when a notebook shows a game
+        from .tables import game_html
 
         return game_html(self)
 

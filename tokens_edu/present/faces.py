@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
+from ..content.cards import FALLBACK_ICON, card_picture, load_cards
 from .render import RARITY_NAMES
 
-__all__ = ["card_face", "move_label", "move_text_for_screen", "plain", "board_state", "sides_state",
+__all__ = ["card_face", "table_pictures", "move_label", "move_text_for_screen", "plain", "board_state", "sides_state",
            "moves_state", "WIN_TOKENS", "LOG_LINES", "VERBS", "HINTS"]
 
 #: Tokens needed to win (R25).
@@ -56,7 +58,8 @@ def card_face(card) -> dict:
 
     Returns:
         dict with ``name, color, type, cost, trainable, tokens, cap, tru, keywords, legacy,
-        rarity, rules`` (``rules``: the ability text, ``{E}`` meaning "turn sideways").
+        rarity, rules, icon`` (``rules``: the ability text, ``{E}`` meaning "turn sideways";
+        ``icon``: the name of its picture in :func:`table_pictures`).
     """
     return {
         "name": card.name, "color": card.color, "type": card.type, "cost": int(card.cost),
@@ -64,7 +67,27 @@ def card_face(card) -> dict:
         "cap": card.cap if card.is_system else None, "tru": card.tru if card.is_system else None,
         "keywords": [str(k) for k in (card.keywords or ())], "legacy": bool(card.legacy),
         "rarity": RARITY_NAMES.get(card.rarity, card.rarity), "rules": card.rules_text or "",
+        "icon": card.icon or FALLBACK_ICON,
     }
+
+
+def table_pictures() -> dict[str, str]:
+    """Every Alpha Set card's picture by icon name (a face's ``icon``), for the card table.
+
+    Returns:
+        dict: icon name -> an ``<svg>`` string from :func:`tokens_edu.card_picture`, inked
+        ``currentColor`` so the page colors it with the face's color. 70 pictures, about 40 kB
+        as JSON; the same for every game (the set is public), so it tells nothing hidden.
+    """
+    return dict(_alpha_pictures())
+
+
+@lru_cache(maxsize=1)
+def _alpha_pictures() -> tuple[tuple[str, str], ...]:
+    pictures: dict[str, str] = {}
+    for card in load_cards().cards():
+        pictures.setdefault(card.icon or FALLBACK_ICON, card_picture(card, "currentColor"))
+    return tuple(pictures.items())
 
 
 def move_label(action) -> str:

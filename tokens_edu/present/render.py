@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import html
 import os
-import random
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..content.cards import COLOR_THEMES, Card, CardPool, load_cards
+from ..content.cards import COLOR_THEMES, PICTURE_COLORS, Card, CardPool, card_picture, load_cards
 from ..content.decks import Deck
 from ..errors import DeckError
 
@@ -47,16 +46,17 @@ INK = "#1a1a1a"  # the main dark text color
 PAPER = "#ffffff"
 
 #: Colors of each card color: ``frame`` (card edge and name band), ``band_text`` (text on the
-#: frame), ``tint`` (background of the text box and type bar), ``art`` (lines of the picture).
+#: frame), ``tint`` (background of the text box and type bar), ``art`` (lines of the picture:
+#: :data:`tokens_edu.content.cards.PICTURE_COLORS`).
 #: ``any`` has a rainbow ``stripes`` band; its name sits on a solid plate (``plate``).
 COLOR_STYLES: dict[str, dict[str, str]] = {
-    "green": {"frame": "#1b5e20", "band_text": PAPER, "tint": "#e8f5e9", "art": "#2e7d32"},
-    "blue": {"frame": "#0d47a1", "band_text": PAPER, "tint": "#e3f2fd", "art": "#1565c0"},
-    "black": {"frame": "#212121", "band_text": PAPER, "tint": "#eeeeee", "art": "#424242"},
-    "white": {"frame": "#f4f1e6", "band_text": INK, "tint": "#ffffff", "art": "#8d6e63",
+    "green": {"frame": "#1b5e20", "band_text": PAPER, "tint": "#e8f5e9", "art": PICTURE_COLORS["green"]},
+    "blue": {"frame": "#0d47a1", "band_text": PAPER, "tint": "#e3f2fd", "art": PICTURE_COLORS["blue"]},
+    "black": {"frame": "#212121", "band_text": PAPER, "tint": "#eeeeee", "art": PICTURE_COLORS["black"]},
+    "white": {"frame": "#f4f1e6", "band_text": INK, "tint": "#ffffff", "art": PICTURE_COLORS["white"],
               "edge": "#8a8577"},
-    "red": {"frame": "#b71c1c", "band_text": PAPER, "tint": "#ffebee", "art": "#c62828"},
-    "any": {"frame": "#4a3b63", "band_text": INK, "tint": "#f3e5f5", "art": "#6a1b9a",
+    "red": {"frame": "#b71c1c", "band_text": PAPER, "tint": "#ffebee", "art": PICTURE_COLORS["red"]},
+    "any": {"frame": "#4a3b63", "band_text": INK, "tint": "#f3e5f5", "art": PICTURE_COLORS["any"],
             "plate": "#ffffff",
             "stripes": "linear-gradient(90deg,#c62828,#ef6c00,#f9a825,#2e7d32,#1565c0,#6a1b9a)"},
 }
@@ -129,34 +129,6 @@ def card_aria_label(card: Card) -> str:
     if card.number:
         parts.append(f"Card {card.number} of the Alpha Set.")
     return " ".join(parts)
-
-
-def _art_svg(card: Card, color: str) -> str:
-    """A small decorative drawing (a network of nodes), the same for the same card every time."""
-    rng = random.Random(card.number * 7919 + len(card.name))
-    w, h = 190, 60
-    n = {"System": 7, "Tool": 5, "Action": 6}.get(card.type, 6)
-    pts = [(rng.uniform(12, w - 12), rng.uniform(10, h - 10)) for _ in range(n)]
-    pts.sort()
-    lines = []
-    for i, (x, y) in enumerate(pts):
-        for j in range(i + 1, min(i + 3, n)):
-            x2, y2 = pts[j]
-            lines.append(f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
-    dots = "".join(
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rng.uniform(3, 6):.1f}"/>' for x, y in pts
-    )
-    shape = {
-        "Tool": f'<rect x="{w / 2 - 14}" y="{h / 2 - 14}" width="28" height="28" rx="4" fill="none" stroke-width="3"/>',
-        "Action": f'<polygon points="{w / 2 - 6},{h / 2 - 18} {w / 2 + 10},{h / 2 - 2} {w / 2},{h / 2} {w / 2 + 6},{h / 2 + 18} {w / 2 - 10},{h / 2 + 2} {w / 2},{h / 2}" stroke="none"/>',
-    }.get(card.type, "")
-    return (
-        f'<svg viewBox="0 0 {w} {h}" width="100%" height="100%" preserveAspectRatio="xMidYMid slice" '
-        f'aria-hidden="true" focusable="false" style="display:block">'
-        f'<g stroke="{color}" stroke-width="1.6" stroke-opacity="0.55" fill="{color}" fill-opacity="0.8">'
-        f'{"".join(lines)}{dots}</g>'
-        f'<g fill="{color}" stroke="{color}">{shape}</g></svg>'
-    )
 
 
 def _rules_html(text: str) -> str:
@@ -246,9 +218,10 @@ def render_card(card: Card, scale: float = 1.0) -> str:
     head = f'<div class="tk-head" style="{head_style}">{cost_html}{name_html}{tokens_html}</div>'
 
     # -- picture ---------------------------------------------------------------------------
-    art_style = _style(height="6em", margin="0 0.45em", background=tint,
-                       border=f"0.08em solid {edge}", border_radius="0.2em", overflow="hidden")
-    art = f'<div class="tk-art" style="{art_style}">{_art_svg(card, pal["art"])}</div>'
+    art_style = _style(box_sizing="border-box", height="6em", margin="0 0.45em", padding="0.5em",
+                       background=tint, border=f"0.08em solid {edge}", border_radius="0.2em",
+                       overflow="hidden")
+    art = f'<div class="tk-art" style="{art_style}">{card_picture(card, pal["art"])}</div>'
 
     # -- type bar --------------------------------------------------------------------------
     mark, r_bg, r_fg = _RARITY_BADGE.get(card.rarity, (card.rarity, INK, PAPER))

@@ -22,10 +22,11 @@ from .faces import (
     moves_state,
     plain,
     sides_state,
+    table_pictures,
 )
 from .page import Seating, present
 
-__all__ = ["table_state", "card_face", "move_label", "move_text_for_screen", "plain", "WIN_TOKENS",
+__all__ = ["table_state", "card_face", "table_pictures", "move_label", "move_text_for_screen", "plain", "WIN_TOKENS",
            "LOG_LINES", "VERBS", "HINTS", "board_state", "sides_state", "moves_state"]
 
 

@@ -19,8 +19,9 @@ The browser tells the kernel what was clicked with small messages, each with ``v
 of the state it drew: ``{"type": "move", "i": index, "v": version}`` (a move by its index in
 ``state["moves"]``), ``"step"``, ``"undo"``, ``"pause"``, ``"speed"``, ``"reveal"``, ``"again"``,
 ``"read"``; :class:`~tokens_edu.widgets.GameView` answers them and trusts none of them. The
-widget's synced state is only ``state`` (the dict above) and ``palette`` (card colors); the
-page sets neither.
+widget's synced state is only ``state`` (the dict above), ``palette`` (card colors) and
+``pictures`` (every Alpha Set card's picture, the same for every game: it tells nothing hidden);
+the page sets none of them.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from ..present.table import (  # noqa: F401 (the names that lived here keep impo
     move_label,
     move_text_for_screen,
     plain,
+    table_pictures,
     table_state,
 )
 from .trust import refuse
@@ -62,6 +64,10 @@ class CardTable(anywidget.AnyWidget):
             ``note``, ``banner``, ``cover``, ``bot``, ``autoplay``, ``paused``, ``delay``,
             ``undo``, ``title``).
         palette: card colors per card color (from :data:`tokens_edu.render.COLOR_STYLES`).
+        pictures: each card picture by icon name (a face's ``icon``), an ``<svg>`` string from
+            :func:`tokens_edu.card_picture` inked ``currentColor``: the Alpha Set's pictures
+            (:func:`~tokens_edu.present.table.table_pictures`), sent once (about 40 kB of JSON).
+            A face whose icon is not in it is drawn without a picture.
 
     Messages from the page go to the callables in :attr:`handlers` (one per message type); a
     message that is not a dict or of a type with no handler is refused and logged once
@@ -70,7 +76,8 @@ class CardTable(anywidget.AnyWidget):
 
     CSS classes in the page (stable, for tests and teachers' stylesheets): ``tokens-table``
     (the whole table), ``tt-side-top`` / ``tt-side-bottom``, ``tt-board``, ``tt-hand``,
-    ``tt-card`` (every card; ``data-id`` holds its board label or ``hand:<name>``),
+    ``tt-card`` (every card; ``data-id`` holds its board label or ``hand:<name>``), ``tt-pic``
+    (a card's picture),
     ``tt-playable``, ``tt-target``, ``tt-sideways``, ``tt-hl``, ``tt-slot`` (a playable card
     with its one-click buttons), ``tt-quick-btn`` and ``tt-quick-<kind>`` (those buttons; a
     move without a choice has ``data-quick`` = the move, ``tt-quick-aim`` asks for a target,
@@ -87,11 +94,13 @@ class CardTable(anywidget.AnyWidget):
     _page_may_set = ()
     state = traitlets.Dict().tag(sync=True)
     palette = traitlets.Dict().tag(sync=True)
+    pictures = traitlets.Dict().tag(sync=True)
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.add_class("tokens-card-table")
         self.palette = {k: dict(v) for k, v in COLOR_STYLES.items()}
+        self.pictures = table_pictures()
         self.handlers: dict[str, Callable[[dict], None]] = {}
         self.on_msg(self._on_page_msg)
 

@@ -40,16 +40,22 @@ function nameHtml(name) {
   }).join(" ");
 }
 
-function faceHtml(palette, f, small) {
+// `pictures`: each card picture by icon name, an <svg> the kernel checked (tokens_edu.card_picture),
+// inked with currentColor, so the face's --art color draws it.
+function faceHtml(palette, f, small, pictures) {
   const pips = f.tokens ? "<i></i>".repeat(Math.min(f.tokens, 6)) : "";
   const kw = (f.keywords || []).concat(f.legacy ? ["Legacy"] : []);
   const rules = (f.rules || "").replace(/\{E\}/g, "\u21bb");
   const stats = f.type === "System" ? `<span class="tt-stat">CAP ${esc(f.cap)}</span><span class="tt-stat">TRU ${esc(f.tru)}</span>` : "";
+  const pic = (pictures || {})[f.icon];
+  // a long ability: the picture sits in the rules box's corner; else a band under the name
+  const corner = pic && rules.length > 30 && !small;
   return `<span class="tt-face tt-c-${esc(f.color)}${small ? " tt-small" : ""}" style="${faceStyle(palette, f.color)}">` +
     `<span class="tt-head"><span class="tt-cost${f.trainable ? " tt-diamond" : ""}"><b>${esc(f.cost)}</b></span>` +
     `<span class="tt-name${nameFit(f.name)}">${nameHtml(f.name)}</span>${pips ? `<span class="tt-pips">${pips}</span>` : ""}</span>` +
+    (pic && !corner ? `<span class="tt-pic" aria-hidden="true">${pic}</span>` : "") +
     `<span class="tt-typebar">${esc(f.type)}${kw.length ? " · " + esc(kw.join(" · ")) : ""}</span>` +
-    `<span class="tt-rules">${esc(rules)}</span>` +
+    `<span class="tt-rules">${corner ? `<span class="tt-pic tt-pic-corner" aria-hidden="true">${pic}</span>` : ""}${esc(rules)}</span>` +
     `<span class="tt-foot">${stats}</span></span>`;
 }
 
@@ -108,7 +114,7 @@ function render({ model, el }) {
     const label = opts.label + (opts.playable ? ". Has moves: press Enter to see them." : "") +
       (opts.target ? ". Target: press Enter to choose it." : "");
     const button = `<button class="${cls.join(" ")}" data-id="${esc(opts.id)}" aria-label="${esc(label)}" title="${esc(c.face.rules || c.face.name)}">` +
-      `${faceHtml(palette, c.face, false)}${flags}${badge}</button>`;
+      `${faceHtml(palette, c.face, false, model.get("pictures"))}${flags}${badge}</button>`;
     const quick = opts.playable && !ui.targeting ? quickHtml(st, opts.id) : "";
     return quick ? `<span class="tt-slot${c.sideways ? " tt-slot-sideways" : ""}">${button}${quick}</span>` : button;
   }
@@ -154,7 +160,7 @@ function render({ model, el }) {
       `<span class="tt-back tt-stack${side.deck ? "" : " tt-empty"}"></span><div class="tt-pile-label">Deck ${side.deck}</div></div>`;
     const top = side.discard.length ? side.discard[side.discard.length - 1] : null;
     const disc = `<button class="tt-pile tt-discard" data-discard="${side.p}" aria-label="Discard pile: ${plural(side.discard.length, "card")}. Press Enter to see them." title="Show the discard pile">` +
-      (top ? faceHtml(palette, top, true) : `<span class="tt-back tt-empty"></span>`) +
+      (top ? faceHtml(palette, top, true, model.get("pictures")) : `<span class="tt-back tt-empty"></span>`) +
       `<div class="tt-pile-label">Discard ${side.discard.length}</div></button>`;
     return `<div class="tt-piles">${ts}${deck}${disc}</div>`;
   }
@@ -399,6 +405,7 @@ function render({ model, el }) {
   });
   model.on("change:state", draw);
   model.on("change:palette", draw);
+  model.on("change:pictures", draw);
   draw();
   return () => { if (ui.timer) clearTimeout(ui.timer); };
 }

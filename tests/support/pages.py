@@ -130,3 +130,56 @@ def student_and_computer_decks() -> tuple[int, int]:
             if a != b and not names[a] & names[b]:
                 return a, b
     raise AssertionError("no two starter decks without a shared card")
+
+
+#: What the simple student of the browser tests and benchmarks/browser_latency.py wants, in order:
+#: (the words of the move, the kind of move on a card's buttons).
+WANTS = (("Run a Task", "task"), ("Deploy", "deploy"), ("Audit", "audit"), ("Train", "train"))
+TABLE = ".tokens-game .tokens-table"
+
+
+def _css(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("'", "\\'")
+
+
+def student_move(page, click=None, root: str = TABLE) -> tuple[str, int]:
+    """One decision of a simple student who plays by clicking the moves under the cards: Task,
+    Deploy, Audit, Train (the first card that has it), else a move beside the table (keep this
+    hand, go first, a choice), else End turn. Returns ``(what it did, clicks used)``.
+
+    ``click(selector)`` makes the click that reaches the kernel and waits for the answer (default:
+    :func:`click_and_wait`); the clicks before it (a move that asks for its target) are plain.
+    """
+    if click is None:
+        def click(selector: str) -> None:
+            click_and_wait(page, page.locator(selector).first, root.split(" ")[0])
+    table = page.locator(root)
+    loose = table.locator(".tt-panel .tt-loose")
+    if loose.count():
+        texts = [t.strip() for t in loose.all_inner_texts()]
+        pick = next((i for i, t in enumerate(texts) if t in ("Go first", "Keep this hand")), 0)
+        click(f"{root} .tt-panel .tt-loose[data-i='{loose.nth(pick).get_attribute('data-i')}']")
+        return texts[pick], 1
+    for want, kind in WANTS:
+        buttons = table.locator(f".tt-moves .tt-quick-{kind}")
+        if not buttons.count():
+            continue
+        first = buttons.first
+        cls = first.get_attribute("class") or ""
+        if "tt-quick-aim" in cls:  # "Audit…": the targets glow, a click on one makes the move
+            first.click()
+            table.locator(".tt-card.tt-target").first.wait_for(state="visible")
+            click(f"{root} .tt-card.tt-target")
+            return want, 2
+        if "tt-quick-more" in cls:  # several ways to pay: they open beside the table
+            first.click()
+            verb = table.locator(f".tt-panel .tt-verb.tokens-action-{kind}").first
+            verb.wait_for(state="visible")
+            click(f"{root} .tt-panel .tt-verb.tokens-action-{kind}[data-i='{verb.get_attribute('data-i')}']")
+            return want, 2
+        click(f"{root} .tt-moves .tt-quick-{kind}[data-i='{first.get_attribute('data-i')}']")
+        return want, 1
+    end = table.locator(".tt-panel .tt-end")
+    assert end.count(), "no move offered and no End turn"
+    click(f"{root} .tt-panel .tt-end")
+    return "End turn", 1

@@ -383,8 +383,8 @@ def test_autoplay_steps_one_move_per_page_timer_and_ignores_stale_steps():
     assert len(game.history) == n + 1
     send(view, type="pause", paused=True)
     assert state(view)["paused"] and view.next_button.shown
-    send(view, type="speed", ms=1000)
-    assert state(view)["delay"] == 1000 and view.delay_ms == 1000
+    send(view, type="speed", ms=2500)  # "slow" in the menu
+    assert state(view)["delay"] == 2500 and view.delay_ms == 2500
 
 
 def test_the_computers_moves_are_highlighted_on_the_table():

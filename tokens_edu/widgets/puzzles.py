@@ -52,7 +52,7 @@ class PuzzlePicker(widgets.VBox):
     """
 
     def __init__(self, puzzles: Mapping[str, object], seats: Sequence = ("human", "greedy"),
-                 undo: str = "free", journal=None, autoplay: bool = True, delay_ms: int = 500):
+                 undo: str = "free", journal=None, autoplay: bool = True, delay_ms: int = 1500):
         if not puzzles:
             raise ValueError("PuzzlePicker needs at least one puzzle: {'name': 'scenarios/file.yaml'}.")
         super().__init__()

@@ -131,7 +131,8 @@ def test_play_lesson_05_by_clicking_cards_at_1366x768(server, browser):
             did.append(what)
             clicks += n
             # the focus stays on the table after every move (never back on the page's body)
-            assert page.evaluate("() => !!document.activeElement.closest('.tokens-table')"), what
+            assert page.evaluate("() => !!document.activeElement.closest('.tokens-table')"), (
+                what, page.evaluate("() => document.activeElement.outerHTML.slice(0, 300)"))
         assert pictures >= 5, "the student's hand was never drawn with 5 cards or more"
         banner = page.locator(".tokens-game .tt-banner").inner_text()
         assert ("win" in banner.lower() or "draw" in banner.lower()) and "Final Tokens" in banner, banner

@@ -23,7 +23,8 @@ intervals 76.1-86.7%, 78.8-88.9%, 77.7-88.0%, 80.0-89.7%); decisions over 0.5 s:
 of about 6,100 at load 20-400 (max 0.9-1.7 s: the process waited for a core), 10 of 6,138 at
 load 2-4 (max 0.65 s).
 Learning (3 runs, 100 games each): 0% before every time; after 120 s 17% / 27% / 29%
-(min/median/max; 3,480, 6,580 and 13,500 games trained, by the load).
+(min/median/max; 3,480, 6,580 and 13,500 games trained, by the load); that was the
+LearningBot before issue 19: benchmarks/learning.py measures the one that replaced it).
 
 Usage: python benchmarks/bots.py [--part speed strength learning] [--games 200] [--processes 2]
        [--budget-ms 300] [--train-seconds 120] [--eval-games 200] [--repeat 1] [--seed 0]

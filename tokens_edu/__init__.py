@@ -42,7 +42,7 @@ from .game.actions import Action
 from .game.game import BoardCard, Game, LogEvent, Observation
 from .lab.simulation import balance_matrix, first_player_advantage, matchups, simulate
 from .lab.tournaments import tournament
-from .lab.training import train
+from .lab.training import train, train_batches
 from .present.render import print_sheet, render_card
 
 __all__ = [
@@ -50,7 +50,7 @@ __all__ = [
     "Deck", "starter_decks",
     "Game", "Action", "Observation", "BoardCard", "LogEvent",
     "render_card", "print_sheet",
-    "simulate", "balance_matrix", "first_player_advantage", "matchups", "train", "tournament",
+    "simulate", "balance_matrix", "first_player_advantage", "matchups", "train", "train_batches", "tournament",
     "TokensError", "CardDataError", "DeckError", "IllegalAction", "ScenarioError", "RecordError",
 ]
 

@@ -15,9 +15,12 @@ What it sets up:
   request's Hub login (OAuth), so only the server's own student gets in.
 * Identity: the kernel has ``JUPYTERHUB_USER``; the Discuss box uses that login as the name and
   ignores the name box and ``?student=``.
-* Answers go to PostgreSQL: ``TOKENS_EDU_DB_URL`` names the database (no password in it). Just
+* Answers go to PostgreSQL: ``TOKENS_EDU_DB_URL`` names the database (no password in it). At
+  every start the Hub brings the database up to date with the store's migrations (tables,
+  row-level security, group roles: ``tokens_edu.store.logins.prepare_database``), so the Hub's
+  Python needs tokens-edu installed (the same environment as the students' servers here). Just
   before a student's server starts, the Hub gives that student's own database login a new
-  password (``tokens_edu_hub.student_login``) and passes it in the server's environment
+  password (``tokens_edu.store.logins.student_login``) and passes it in the server's environment
   (``TOKENS_EDU_DB_PASSWORD``), never on a command line. Row-level security lets that login
   read and add only that student's rows.
 * The idle culler (jupyterhub-idle-culler) stops servers idle for ``TOKENS_EDU_IDLE_TIMEOUT``
@@ -54,13 +57,14 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+import sqlalchemy as sa
+from sqlalchemy.pool import NullPool
 
-import sqlalchemy as sa  # noqa: E402
-from sqlalchemy.pool import NullPool  # noqa: E402
-
-import tokens_edu_hub  # noqa: E402
+try:
+    from tokens_edu.store import logins
+except ImportError:
+    raise SystemExit("tokens-edu is not installed in the Hub's Python: pip install 'tokens-edu[hub]' "
+                     "there (the Hub makes and updates the answers database with it).") from None
 
 c = get_config()  # noqa: F821 - given by JupyterHub when it loads this file
 env = os.environ
@@ -104,7 +108,7 @@ if _url.password:
     raise SystemExit("TOKENS_EDU_DB_URL holds a password: remove it from the URL and put it in "
                      "TOKENS_EDU_DB_PASSWORD_FILE.")
 _admin = sa.create_engine(_url.set(password=_password()), poolclass=NullPool)
-tokens_edu_hub.prepare_database(_admin)
+logins.prepare_database(_admin)  # the store's migrations: tables, row-level security, roles
 # What the students' servers use: their own login (set per server), the same database.
 _users_url = _url.set(username="STUDENT", host=env.get("TOKENS_EDU_DB_HOST_FOR_USERS") or _url.host)
 
@@ -150,7 +154,7 @@ async def _student_database_login(spawner):
     server in its environment (not its command line)."""
     import asyncio
 
-    role, password = await asyncio.to_thread(tokens_edu_hub.student_login, _admin,
+    role, password = await asyncio.to_thread(logins.student_login, _admin,
                                              spawner.user.name)
     spawner.environment = dict(spawner.environment)
     spawner.environment["TOKENS_EDU_DB_URL"] = _users_url.set(username=role).render_as_string(
@@ -181,7 +185,7 @@ c.JupyterHub.load_roles = [
     },
 ]
 
-_teacher_role, _teacher_password = tokens_edu_hub.teacher_login(_admin)
+_teacher_role, _teacher_password = logins.teacher_login(_admin)
 _dashboard_port = int(env.get("TOKENS_EDU_DASHBOARD_PORT", "8899"))
 c.JupyterHub.services.append({
     "name": "teacher",

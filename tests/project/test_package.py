@@ -119,6 +119,19 @@ def test_installed_package_reads_its_cards_from_site_packages(fresh):
     assert out[5] == "70"  # every card's picture, read from the installed package
 
 
+def test_installed_package_makes_its_database_with_its_migrations(fresh):
+    """The migrations are package data (Alembic's script folder, not a package): an installed
+    kit makes and brings up to date its answers database from site-packages."""
+    out = _run([str(fresh["python"]), "-c",
+                "from tokens_edu.store import Journal, migrate\n"
+                "j = Journal(student='Ana', lesson='l1'); j.save('Chatbot', 'installed')\n"
+                "print(migrate.MIGRATIONS); print(migrate.revision(j.engine)); print(j.answer_for('Chatbot'))"],
+               cwd=fresh["work"], env=fresh["env"]).stdout.split("\n")
+    assert out[0].startswith(str(fresh["venv"])) and out[1] == "0004" and out[2] == "installed", out
+    again = _run([str(fresh["python"]), "-m", "tokens_edu.store.migrate"], cwd=fresh["work"], env=fresh["env"])
+    assert "was already up to date (revision 0004)" in again.stdout
+
+
 def test_readme_quick_start_runs_with_the_installed_kit(fresh):
     """Both README examples, the second from a teacher's copy of the lessons (its scenario path
     is ``lessons/scenarios/...``), using the fresh venv's Python from a folder outside the repo."""

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tokens_edu.store.journal import CODE_NEEDED, Journal
+from tokens_edu.store import Journal
+from tokens_edu.store.identity import CODE_NEEDED
 from tokens_edu.store.roster import Roster
 from tokens_edu.widgets import DiscussBox, NewGamePanel
 
@@ -22,7 +23,7 @@ def env(tmp_path, monkeypatch):
     monkeypatch.setenv("TOKENS_EDU_DATA", str(tmp_path))
     for var in ("TOKENS_EDU_DB_URL", "JUPYTERHUB_USER", "QUERY_STRING", "VOILA_PREHEAT"):
         monkeypatch.delenv(var, raising=False)
-    import tokens_edu.store.journal as journal_module
+    import tokens_edu.store.identity as journal_module
 
     monkeypatch.setattr(journal_module, "_query_cache", None)
     return monkeypatch
@@ -153,7 +154,7 @@ def test_start_page_links_carry_the_code(env, codes):
     exec(compile(_start_page_code(), "00-start-here", "exec"), ns)
     assert ns["link_end"] == f"?code={codes['Ana']}" and "Hello, Ana!" in ns["hello"]
     env.setenv("QUERY_STRING", "student=Bo")
-    import tokens_edu.store.journal as journal_module
+    import tokens_edu.store.identity as journal_module
 
     env.setattr(journal_module, "_query_cache", None)
     ns = {}
@@ -164,7 +165,7 @@ def test_start_page_links_carry_the_code(env, codes):
 def test_the_code_is_read_when_the_student_is_first_asked_for(env, codes):
     """Not when the journal is made: a warm kernel runs the lesson's first cells before its
     page is requested, and waits for the page's address only when the name is needed."""
-    import tokens_edu.store.journal as journal_module
+    import tokens_edu.store.identity as journal_module
 
     asked = []
     real = journal_module.code_from_query

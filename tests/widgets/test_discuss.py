@@ -43,6 +43,16 @@ def page_draft(box, text: str) -> None:
     box.answer.handle({"type": "draft", "text": text, "seq": next(_seq)})
 
 
+#: Two browsers' secrets (what static/browser.js keeps in each browser's localStorage).
+BO_BROWSER = "bo-laptop-secret-0123456789abcdef"
+OTHER_BROWSER = "another-laptop-secret-fedcba9876543210"
+
+
+def page_opens(box, browser: str) -> None:
+    """What the page's front end sends when it is drawn: which browser it is in."""
+    box.browser_key.handle({"type": "browser", "browser": browser})
+
+
 def test_type_and_click_save_stores_a_row(url):
     journal = Journal(url, student="Ana", lesson="01-read-a-card")
     box = DiscussBox(load_cards()["Chatbot"], journal)
@@ -109,15 +119,83 @@ def test_name_box_must_be_filled_first(url):
     box.name_box.value = "  Cara "
     page_save(box, "my answer")
     assert journal.student == "Cara"
-    assert list(journal.answers()["answer"]) == ["my answer"]
+    assert list(journal.answers(all_students=True)["answer"]) == ["my answer"]
 
 
-def test_name_box_prefilled_from_query_and_loads_saved_answer(url, monkeypatch):
-    Journal(url, student="dev", lesson="l1").save("Chatbot", "from last week")
+def test_name_box_prefilled_from_query_and_loads_what_this_browser_saved(url, monkeypatch):
     monkeypatch.setenv("QUERY_STRING", "student=dev")
-    box = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    first = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    page_opens(first, BO_BROWSER)
+    page_save(first, "from last week")
+    box = DiscussBox("Chatbot", Journal(url, lesson="l1"))  # a reload in the same browser
     assert box.name_box.value == "dev"
-    assert box.answer_box.value == "from last week"
+    assert box.answer_box.value == ""  # not before the page has said which browser it is
+    page_opens(box, BO_BROWSER)
+    assert box.answer_box.value == "from last week" and "saved before" in box.answer.status
+
+
+def test_a_link_with_a_classmates_name_shows_nothing_of_theirs(url, monkeypatch):
+    """Issue 20: without a class list, '?student=Bo' on another computer showed Bo's saved
+    answer and draft. Now a page shows only what its own browser wrote."""
+    monkeypatch.setenv("QUERY_STRING", "student=Bo")
+    bo = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    page_opens(bo, BO_BROWSER)
+    page_save(bo, "Bo's saved words")
+    bo_draft = DiscussBox("Neural Network", Journal(url, lesson="l1"))
+    page_opens(bo_draft, BO_BROWSER)
+    page_draft(bo_draft, "Bo's half thought")
+    for card in ("Chatbot", "Neural Network"):
+        other = DiscussBox(card, Journal(url, lesson="l1"))  # Bo's link, another browser
+        page_opens(other, OTHER_BROWSER)
+        assert other.name_box.value == "Bo" and other.answer.value == "" and other.answer.saved_text == ""
+        assert "Bo's" not in other.answer.status
+        assert other.journal.latest(card) is None and other.journal.draft_for(card) is None
+        assert other.journal.answers().empty
+        never = DiscussBox(card, Journal(url, lesson="l1"))  # a page whose browser never says
+        assert never.answer.value == "" and never.journal.answers().empty
+    # Bo's own browser still finds both
+    again = DiscussBox("Neural Network", Journal(url, lesson="l1"))
+    page_opens(again, BO_BROWSER)
+    assert again.answer.value == "Bo's half thought"
+
+
+def test_typing_a_classmates_name_never_overwrites_their_draft(url):
+    """Issue 20: typing "Bo" in the name box overwrote Bo's draft."""
+    bo = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    page_opens(bo, BO_BROWSER)
+    bo.name_box.value = "Bo"
+    page_draft(bo, "Bo's draft, keep it")
+    other = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    page_opens(other, OTHER_BROWSER)
+    other.name_box.value = "Bo"
+    page_draft(other, "someone else's words")
+    back = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    page_opens(back, BO_BROWSER)
+    back.name_box.value = "Bo"
+    assert back.answer.value == "Bo's draft, keep it"
+    # saving in the other browser removes only that browser's draft
+    page_save(other, "someone else's answer")
+    again = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    page_opens(again, BO_BROWSER)
+    again.name_box.value = "Bo"
+    assert again.answer.value == "Bo's draft, keep it"
+    # the teacher sees the saved answer under the name typed (never the drafts)
+    assert list(Journal(url).answers(all_students=True)["answer"]) == ["someone else's answer"]
+
+
+def test_the_browser_secret_is_kept_only_as_a_hash(url):
+    box = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    page_opens(box, BO_BROWSER)
+    box.name_box.value = "Bo"
+    page_draft(box, "draft")
+    page_save(box, "answer")
+    import sqlite3
+
+    con = sqlite3.connect(url[len("sqlite:///"):])
+    stored = {r[0] for r in con.execute("SELECT browser FROM answers UNION SELECT browser FROM drafts")}
+    assert stored and BO_BROWSER not in stored and all(len(b) == 64 for b in stored)
+    page_opens(box, "<script>")  # not a secret: ignored
+    assert box.journal.browser in stored
 
 
 def test_typing_a_classmates_name_never_shows_their_answer(url):
@@ -135,18 +213,22 @@ def test_typing_a_classmates_name_never_shows_their_answer(url):
     assert list(rows["answer"]) == ["Eli's private words", "my own words"]
 
 
-def test_typed_name_on_a_page_with_another_identity_shows_nothing(url, monkeypatch):
-    Journal(url, student="Eli", lesson="l1").save("Chatbot", "Eli's words")
-    Journal(url, student="Ana", lesson="l1").save("Chatbot", "Ana's words")
+def test_typed_name_on_a_page_with_another_identity_shows_only_this_browsers_work(url, monkeypatch):
+    Journal(url, student="Eli", lesson="l1").save("Chatbot", "Eli's words")  # from elsewhere
     monkeypatch.setenv("QUERY_STRING", "student=Ana")
+    first = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    page_opens(first, BO_BROWSER)
+    page_save(first, "Ana's words")
     box = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    page_opens(box, BO_BROWSER)
     assert box.own_name == "Ana" and box.answer_box.value == "Ana's words"
     box.answer.value = ""
-    box.name_box.value = "Eli"  # someone else's name: the box stays empty
+    box.name_box.value = "Eli"  # someone else's name: their answer is not this browser's
     assert box.answer_box.value == ""
     box.name_box.value = " Ana "  # back to the page's own name: its answer returns
     assert box.answer_box.value == "Ana's words"
     other = DiscussBox("Chatbot", Journal(url, lesson="l1"))
+    page_opens(other, BO_BROWSER)
     other.answer.value = "typed first"
     other.name_box.value = "Ana"
     assert other.answer_box.value == "typed first"  # never overwrites what was typed
@@ -314,7 +396,7 @@ def test_typed_text_is_sent_as_plain_text(url):
     box.name_box.value = "<b>Bo</b>"
     page_save(box, "ok")
     assert box.answer.status.endswith("Well done, <b>Bo</b>!")
-    assert journal.answers().iloc[0]["student"] == "<b>Bo</b>"  # stored as typed
+    assert journal.answers(all_students=True).iloc[0]["student"] == "<b>Bo</b>"  # stored as typed
     js = (Path(discuss.__file__).parent / "static" / "discuss.js").read_text()
     assert "innerHTML" not in js  # every text goes in as textContent
 
@@ -366,3 +448,16 @@ def test_one_discuss_question_per_box(url, prompt):
     assert shown.count("Discuss:") == 1 and asked in box.question.value
     assert prompt is None or card.discuss not in shown
     assert "tk-discuss" not in box.card_view.value and card.definition in box.card_view.value
+
+
+def test_saving_too_often_says_so_and_keeps_the_words(url):
+    """Issue 20: one student could flood saves. The box says, in plain words, to wait."""
+    box = DiscussBox("Chatbot", Journal(url, student="Ana"))
+    for i in range(10):
+        page_save(box, f"answer {i}")
+        assert "Saved at" in box.answer.status
+    page_save(box, "answer 10")
+    assert box.answer.status.startswith("You are saving very often. Wait a minute")
+    assert box.answer.status_kind == "bad" and box.answer.value == "answer 10"
+    assert box.answer.saved_text == "answer 9"  # the page does not say the new words were saved
+    assert len(box.journal.answers()) == 10

@@ -202,3 +202,54 @@ def test_the_panel_keeps_its_game_once(data):
     play(p, 3)
     flush(p)
     assert len(GameStore().games(student="Ana")) == 1  # not also by its GameView
+
+
+BO_BROWSER = "bo-laptop-secret-0123456789abcdef"
+OTHER_BROWSER = "another-laptop-secret-fedcba9876543210"
+
+
+def opens(p: NewGamePanel, browser: str) -> NewGamePanel:
+    """What the panel's front end sends when it is drawn: which browser it is in."""
+    p.keeping.browser_key.handle({"type": "browser", "browser": browser})
+    return p
+
+
+def test_a_link_with_a_classmates_name_never_continues_their_game(data, monkeypatch):
+    """Issue 20: without a class list, '?student=Bo' on another computer offered "Continue your
+    game" with Bo's game (his hand on the table). Now only Bo's own browser is offered it."""
+    monkeypatch.setenv("QUERY_STRING", "student=Bo")
+    bo = opens(panel(student=None), BO_BROWSER)
+    assert bo.keeping.student == "Bo"
+    bo.start_button.click()
+    play(bo, 6)
+    flush(bo)
+    before = bo.view.game
+
+    other = panel(student=None)  # Bo's link in another browser
+    assert other.keeping.box.layout.display == "none"  # nothing before the browser is known
+    opens(other, OTHER_BROWSER)
+    assert other.keeping.box.layout.display == "none" and other.keeping.saved is None
+    assert other.setup.layout.display is None  # only New game
+    other.keeping._on_continue()  # even a forced click has nothing to continue
+    play(bo, 1)
+    flush(bo)
+    assert not bo.keeping.keeper.moved and "another tab" not in bo.note.value  # not taken over
+    before = bo.view.game
+
+    again = opens(panel(student=None), BO_BROWSER)  # Bo's own browser, after a reload
+    assert again.keeping.box.layout.display is None
+    again.keeping.continue_button.click()
+    assert again.view.game.state_key() == before.state_key()
+    # the teacher sees every game, whatever browser started it
+    other.start_button.click()
+    flush(other)
+    assert sorted(GameStore().games(student="Bo")["status"]) == ["playing", "playing"]
+
+
+def test_a_proven_name_continues_from_any_browser(data):
+    first = opens(panel(), BO_BROWSER)  # Journal(student="Ana"): a name given by the lesson's code
+    first.start_button.click()
+    play(first, 3)
+    flush(first)
+    again = opens(panel(), OTHER_BROWSER)
+    assert again.keeping.box.layout.display is None

@@ -230,3 +230,47 @@ def browser_ctx(server):
         finally:
             ctx.close()
             b.close()
+
+
+def test_another_browser_with_the_same_link_sees_no_answer_and_no_game(server, browser_ctx):
+    """Issue 20: without a class list, a name in the link is not a key. The student's own
+    browser gets their answer and game back after a reload; another browser (its own
+    localStorage, so its own secret) opening the very same link gets neither."""
+    name = "Private Pat"
+    url = f"{server['url']}/voila/render/{LESSON}?student={name.replace(' ', '%20')}"
+    words = "Pat's words, for Pat's browser only."
+    page = browser_ctx.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url, wait_until="commit")
+    page.wait_for_selector("button.tokens-start", state="visible")
+    box = page.locator(".tokens-discuss").first
+    box.locator("textarea").fill(words)
+    box.locator(".tokens-discuss-save").click()
+    page.wait_for_function("() => /Saved at/.test(document.querySelector('.tokens-discuss-status').textContent)")
+    page.locator("button.tokens-start").click()
+    page.wait_for_selector(".tokens-game .tokens-table .tt-side-bottom", state="visible")
+    page.evaluate(SETTLED, ".tokens-game")
+    one_move(page)
+    deadline = time.monotonic() + 20
+    while not (saved_record(server["data"], name) or None):
+        assert time.monotonic() < deadline, "the game was not kept"
+        time.sleep(0.3)
+
+    page.reload(wait_until="commit")  # the same browser: its answer and its game come back
+    page.locator("button.tokens-continue").wait_for(state="visible")
+    page.wait_for_function("w => document.querySelector('.tokens-discuss textarea').value === w", arg=words)
+
+    other = browser_ctx.browser.new_context(viewport=VIEWPORT)  # another browser: its own storage
+    other.route("**/*", only_loopback)
+    try:
+        stranger = other.new_page()
+        stranger.set_default_timeout(60_000)
+        stranger.goto(url, wait_until="commit")
+        stranger.wait_for_selector("button.tokens-start", state="visible")
+        stranger.wait_for_selector(".tokens-discuss textarea")
+        stranger.wait_for_timeout(3000)  # time for its browser's message and any offer
+        assert stranger.locator(".tokens-discuss textarea").input_value() == ""
+        assert not stranger.locator("button.tokens-continue").is_visible()
+        assert words not in stranger.content()
+    finally:
+        other.close()

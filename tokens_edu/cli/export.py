@@ -79,9 +79,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _has_answers_table(db) -> bool:
-    """Whether the SQLite file ``db`` has the journal's answers table (read-only look)."""
+    """Whether the SQLite file ``db`` holds any saved answer (read-only look; the store's
+    migrations make every table, so a file with only a class list has an empty answers table)."""
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-            return con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='answers'").fetchone() is not None
+            if con.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='answers'").fetchone() is None:
+                return False
+            return con.execute("SELECT 1 FROM answers LIMIT 1").fetchone() is not None
     except sqlite3.Error:
         return True  # let the journal say what is wrong with the file

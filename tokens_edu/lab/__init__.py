@@ -3,7 +3,7 @@
 - :mod:`.simulation`: many games between decks (:func:`simulate`, :func:`balance_matrix`,
   :func:`matchups`, :func:`first_player_advantage`), on every core or any executor.
 - :mod:`.stats`: win rates with confidence intervals; :mod:`.tournaments`: bots against bots;
-  :mod:`.training`: :func:`train` a LearningBot.
+  :mod:`.training`: :func:`train` a LearningBot (:func:`train_batches`: batch by batch).
 - :mod:`.plots` (matplotlib) and :mod:`.env` (a PettingZoo environment, extra ``rl``) load only
   when imported, so ``import tokens_edu`` does not load matplotlib or PettingZoo.
 """
@@ -17,7 +17,7 @@ from .simulation import (
 )
 from .stats import first_player_stats, summary, wilson_interval
 from .tournaments import head_to_head, tournament
-from .training import train
+from .training import train, train_batches
 
 __all__ = ["simulate", "play_game", "balance_matrix", "matchups", "first_player_advantage",
-           "first_player_stats", "summary", "wilson_interval", "tournament", "head_to_head", "train"]
+           "first_player_stats", "summary", "wilson_interval", "tournament", "head_to_head", "train", "train_batches"]

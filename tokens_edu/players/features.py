@@ -1,13 +1,18 @@
 """Features: a position measured as a few numbers, from one player's side, for computer players.
 
 A **feature** is one number a computer player measures about the game, like "my Tokens" or
-"their Task power". :class:`~tokens_edu.bots.LearningBot` weighs them to pick a move (its
-knowledge is one weight per feature), and :class:`~tokens_edu.bots.SearchBot` turns them into
-a chance of winning where its imagined games stop.
+"their Task power".
+
+- :data:`FEATURES` (18, "my ..." and "their ..." apart) and :func:`features`:
+  :class:`~tokens_edu.players.search.SearchBot` turns them into a guessed chance of winning
+  where its imagined games stop (:func:`win_chance`, :data:`EVAL_WEIGHTS`).
+- :data:`LEARNING_FEATURES` (8, each "mine minus theirs") and :func:`learning_features`:
+  :class:`~tokens_edu.players.learning.LearningBot` weighs them; its knowledge is one weight
+  per feature, a table short enough for a student to read.
 
 Every feature reads only what that player may see (:class:`~tokens_edu.game.PlayerView`: the
 board, both Token counts, hand and Training Set sizes); none reads the opponent's hand or
-either deck's order. :data:`FEATURES` names them, in order, with a meaning in a student's words.
+either deck's order. Each name comes with a meaning in a student's words.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ import math
 
 from ..engine.rules import WINNING_TOKENS
 
-__all__ = ["FEATURES", "MEANINGS", "features", "win_chance", "EVAL_WEIGHTS"]
+__all__ = ["FEATURES", "MEANINGS", "features", "win_chance", "EVAL_WEIGHTS",
+           "LEARNING_FEATURES", "LEARNING_MEANINGS", "learning_features"]
 
 #: (name, meaning) of each feature, in the order :func:`features` returns them.
 FEATURES_AND_MEANINGS = (
@@ -106,3 +112,52 @@ def win_chance(view, weights=EVAL_WEIGHTS) -> float:
     if z > 30:
         return 1.0
     return 1.0 / (1.0 + math.exp(-z))
+
+
+#: (name, meaning) of each of LearningBot's features, in the order :func:`learning_features`
+#: returns them. Each is "mine minus theirs": above 0 when the player has more of it.
+LEARNING_FEATURES_AND_MEANINGS = (
+    ("more Tokens", "My Tokens minus the other player's (out of 15). Above 0: I am ahead."),
+    ("more Task power", "Tokens my Systems can earn in one turn, minus what theirs can earn (out of 15)."),
+    ("more Systems", "How many Systems I have, minus how many they have (out of 5)."),
+    ("more Data", "Cards in my Training Set (Data to pay for cards), minus theirs (out of 10)."),
+    ("more cards in hand", "Cards in my hand, minus cards in theirs (out of 10)."),
+    ("more Flags", "How close my Systems are to being Deprecated, minus how close theirs are."),
+    ("more sideways Systems", "My sideways Systems (they can be Audited), minus theirs (out of 5)."),
+    ("closer to winning", "1 when my Tokens plus my Task power reach 15 and theirs don't; -1 the other "
+                          "way round; else 0."),
+)
+LEARNING_FEATURES = tuple(name for name, _ in LEARNING_FEATURES_AND_MEANINGS)
+LEARNING_MEANINGS = dict(LEARNING_FEATURES_AND_MEANINGS)
+
+
+def learning_features(view) -> list[float]:
+    """LearningBot's features of a position as ``view.player`` sees it, in the order of
+    :data:`LEARNING_FEATURES`: each is "mine minus theirs" (``features`` paired up).
+
+    Args:
+        view: a :class:`~tokens_edu.game.PlayerView` (``game.view(player)``).
+
+    Returns:
+        list of 8 floats, most between -1 and 1 (Tokens and powers out of 15, counts out of 5
+        or 10, Flags as a share of Trust), so that weights of the same size matter about as much.
+    """
+    p = view.player
+    q = 1 - p
+    card = view.card
+    mine, theirs = view.systems(p), view.systems(q)
+    power_p = sum(card(x).tokens for x in mine)
+    power_q = sum(card(x).tokens for x in theirs)
+    tp, tq = view.tokens(p), view.tokens(q)
+    flags = view.flags
+    sideways = view.sideways
+    return [
+        (tp - tq) / WINNING_TOKENS,
+        (power_p - power_q) / WINNING_TOKENS,
+        (len(mine) - len(theirs)) / 5,
+        (view.training_set_size(p) - view.training_set_size(q)) / 10,
+        (view.hand_size(p) - view.hand_size(q)) / 10,
+        (sum(flags(x) / card(x).tru for x in mine) - sum(flags(x) / card(x).tru for x in theirs)) / 3,
+        (sum(1 for x in mine if sideways(x)) - sum(1 for x in theirs if sideways(x))) / 5,
+        float(tp + power_p >= WINNING_TOKENS) - float(tq + power_q >= WINNING_TOKENS),
+    ]

@@ -11,10 +11,22 @@ guesses the chance of winning from what the board looks like
 This is *determinized rollouts* (perfect-information Monte Carlo), the simplest kind of Monte
 Carlo search for games with hidden cards.
 
+Most imagined games are stopped after :data:`HORIZON` turns, before anyone has 15 Tokens. So
+a move's **win chance** is the average of its imagined games' results, where a game someone
+won counts 1 (a win) or 0 (a loss), a draw 0.5, and a game still going counts the chance of
+winning guessed from its board. ``Thinking.finished`` counts the imagined games that really
+ended.
+
 It thinks harder about the moves that look good: every move gets the same imagined worlds at
 first, then the worse half is dropped, again and again (*sequential halving*, Karnin et al.
-2013). The share of its thinking each move got, and the chance of winning its imagined games
-gave each, are what :meth:`SearchBot.explain` shows.
+2013). A dropped move keeps the win chance of its few games, which can be higher than the
+chosen move's over many more games; but on the very same imagined games the chosen move did
+at least as well (that is why the other was dropped). Moves whose imagined games come out
+exactly the same (training one card or another it never plays in those turns, two copies of
+a card, or two moves in another order) are **twins**: it thinks about them as one move, and
+among twins, or moves with equal results, it picks the one its quick rules (GreedyBot's
+list) put first. :meth:`SearchBot.explain` shows all this, and says in one sentence why it
+picked a move when the bars alone don't show it (:mod:`tokens_edu.players.thinking`).
 
 It never reads the true hidden cards: it sees the game only through ``game.view(player)``,
 ``game.legal_moves()`` and ``game.imagine(player, rng)``, and an imagined game depends only on
@@ -54,10 +66,21 @@ class Thinking:
     Attributes:
         player: who was deciding (0/1). key: :func:`position_key` of the position.
         moves: the legal moves (ints, the game's order). games: imagined games played after
-            each move. value: the summed results of those games (1 a win, 0 a loss, between:
-            the chance of winning where an imagined game stopped). chosen: the move picked.
+            each move. value: the summed results of those games (1 a win, 0 a loss, 0.5 a
+            draw, between: the chance of winning guessed where an imagined game stopped).
+        chosen: the move picked.
+        results: per move, the result of each of its imagined games, in the order of the
+            imagined deals (every move that played ``k`` games played the first ``k`` deals).
+        finished: per move, how many of its imagined games ended (a winner or a draw) before
+            the :data:`HORIZON`; the others' results are guesses from the board.
+        twin_of: per move, the index of the move it was found to be a twin of (the same
+            results on every deal both played, at least one a guess from the same board), or -1.
+        rank: per move, its place in the quick rules' order (0 first: GreedyBot's pick), which
+            breaks ties.
+        final: the indices of the moves compared last (the pick is the best of them); every
+            other move tried was dropped at a cut, when it and the pick had played the same deals.
         worlds: imagined deals used. iterations: imagined games in all. seconds: time spent.
-        greedy: GreedyBot's pick (the search breaks ties in its favour).
+        greedy: GreedyBot's pick.
     """
 
     player: int
@@ -70,11 +93,27 @@ class Thinking:
     iterations: int = 0
     seconds: float = 0.0
     greedy: int = -1
+    results: list = field(default_factory=list)
+    finished: list = field(default_factory=list)
+    twin_of: list = field(default_factory=list)
+    rank: list = field(default_factory=list)
+    final: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
     def win_chance(self, i: int) -> float:
-        """The estimated chance of winning after move number ``i`` (NaN if never tried)."""
+        """The estimated chance of winning after move number ``i``: the mean result of its
+        imagined games (NaN if it was never tried)."""
         return self.value[i] / self.games[i] if self.games[i] else float("nan")
+
+    def mean_of_first(self, i: int, k: int) -> float:
+        """The mean result of move number ``i`` over the first ``k`` imagined deals (the deals
+        another move that played ``k`` games played too), NaN if ``k`` is 0."""
+        k = min(k, len(self.results[i]))
+        return sum(self.results[i][:k]) / k if k else float("nan")
+
+    def twins(self, i: int) -> list[int]:
+        """Indices of the moves found to be twins of move ``i`` (see :attr:`twin_of`)."""
+        return [j for j, rep in enumerate(self.twin_of) if rep == i]
 
 
 def position_key(game, player: int) -> tuple:
@@ -143,8 +182,10 @@ class SearchBot(Bot):
         budget = f"iterations={self.iterations}" if self.iterations is not None else f"budget_ms={self.budget_ms}"
         return f"SearchBot({budget}, seed={self.seed})"
 
-    def _explain_rows(self, game):
-        return thinking._search_rows(self, game)
+    _explains_for_reader = True  # its rows come masked and merged for the reader (thinking.explain)
+
+    def _explain_rows(self, game, reader: int):
+        return thinking._search_rows(self, game, reader)
 
     # -- deciding ----------------------------------------------------------------------------
     def choose_move(self, game) -> int:
@@ -171,8 +212,10 @@ class SearchBot(Bot):
             return self.last
         moves = list(game.legal_moves())
         greedy = _ROLLOUT.choose_move(game)
-        thinking = Thinking(player, key, moves, [0] * len(moves), [0.0] * len(moves), greedy, greedy=greedy,
-                            extra={"seed": self.seed, "config": config})
+        n = len(moves)
+        thinking = Thinking(player, key, moves, [0] * n, [0.0] * n, greedy, greedy=greedy,
+                            results=[[] for _ in moves], finished=[0] * n, twin_of=[-1] * n,
+                            rank=_rule_ranks(game, moves, greedy), extra={"seed": self.seed, "config": config})
         if len(moves) > 1:
             self._search(game, thinking)
         self.last = thinking
@@ -181,14 +224,16 @@ class SearchBot(Bot):
     def _search(self, game, t: Thinking) -> None:
         """Sequential halving over the moves: in each of ``ceil(log2(moves))`` rounds, the moves
         still in the running are played on the same newly imagined worlds (so they are compared
-        on the same deals), then the worse half is dropped. With an iteration budget each round
-        gets its share of the imagined games; with a time budget, its share of the time."""
+        on the same deals); then twins (the same result on every deal so far) are folded into
+        the one the quick rules put first, and the worse half of the rest is dropped (ties: the
+        quick rules' order). With an iteration budget each round gets its share of the imagined
+        games; with a time budget, its share of the time. When one move is left, it stops."""
         start = time.perf_counter()
         rng = random.Random(_seed_of(self.seed, t.key))
         player, moves = t.player, t.moves
         n = len(moves)
-        # the greedy pick first: on an exact tie the search keeps the rule of thumb's move
-        order = sorted(range(n), key=lambda i: (moves[i] != t.greedy, i))
+        rank = t.rank
+        order = sorted(range(n), key=lambda i: rank[i])  # the quick rules' order: ties go its way
         alive = order
         rounds = max(1, math.ceil(math.log2(n)))
         budget = self.iterations
@@ -203,6 +248,8 @@ class SearchBot(Bot):
             return t.value[i] / t.games[i] if t.games[i] else -1.0
 
         for r in range(rounds):
+            if len(alive) == 1:
+                break  # the halving has left one move
             if budget is not None and used >= budget:
                 break  # a budget smaller than the moves: the last round's leaders decide
             if budget is not None:
@@ -221,32 +268,79 @@ class SearchBot(Bot):
                     if budget is None and used and time.perf_counter() >= deadline:
                         stopped = True  # out of time: the moves not played on this deal keep what they had
                         break
-                    value = _rollout(world, moves[i], player, stop_turn, deadline if budget is None and used else None)
-                    if value is None:  # out of time in the middle of an imagined game: not counted
+                    out = _rollout(world, moves[i], player, stop_turn, deadline if budget is None and used else None)
+                    if out is None:  # out of time in the middle of an imagined game: not counted
                         stopped = True
                         break
+                    value, ended = out
                     t.value[i] += value
                     t.games[i] += 1
+                    t.results[i].append(value)
+                    t.finished[i] += ended
                     used += 1
                 k += 1
-            final = alive
             if stopped:
+                final = alive
                 break
+            alive = _fold_twins(t, alive)
+            final = alive
+            if len(alive) == 1:
+                break  # every move left came out the same: nothing more to compare
             if r < rounds - 1:
-                ranked = sorted(alive, key=lambda i: -mean(i))  # stable: ties keep order
+                ranked = sorted(alive, key=lambda i: (-mean(i), rank[i]))
                 keep = set(ranked[:max(1, math.ceil(len(alive) / 2))])
                 alive = [i for i in order if i in keep]
-        best = max(final, key=lambda i: (mean(i), -order.index(i)))
+        best = max(final, key=lambda i: (mean(i), -rank[i]))
         t.chosen = moves[best]
+        t.final = sorted(final)
         t.worlds, t.iterations = worlds, used
         t.seconds = time.perf_counter() - start
 
 
-def _rollout(world, move: int, player: int, stop_turn: int, deadline: float | None = None) -> float | None:
+def _fold_twins(t: Thinking, alive: list[int]) -> list[int]:
+    """``alive`` without the twins: a move whose results are the same as those of a move
+    before it in ``alive`` (the quick rules' order) on every deal both played, one of them at
+    least a guess from the board, is folded into it (``t.twin_of``; its own twins follow it)."""
+    first: dict[tuple, int] = {}
+    out = []
+    for i in alive:
+        key = tuple(t.results[i])
+        # a guess from the board (a value other than a win, a loss or a draw) is the same only
+        # when the boards are: results that are all wins or losses are equally good, not the
+        # same games (another deal might tell them apart), so those moves stay apart
+        if not key or all(v in (0.0, 0.5, 1.0) for v in key):
+            out.append(i)
+            continue
+        rep = first.get(key)
+        if rep is None:
+            first[key] = i
+            out.append(i)
+            continue
+        t.twin_of[i] = rep
+        for j, of in enumerate(t.twin_of):
+            if of == i:
+                t.twin_of[j] = rep
+    return out
+
+
+def _rule_ranks(game, moves: list[int], greedy: int) -> list[int]:
+    """Each move's place in the quick rules' order: GreedyBot's pick first, then by its score
+    (higher first; a question's answers and "end turn" score alike), then the game's order."""
+    view = game.view(game.to_act)
+    scores = [_ROLLOUT.score(view, m) for m in moves]
+    order = sorted(range(len(moves)), key=lambda i: (moves[i] != greedy, -scores[i], i))
+    rank = [0] * len(moves)
+    for place, i in enumerate(order):
+        rank[i] = place
+    return rank
+
+
+def _rollout(world, move: int, player: int, stop_turn: int, deadline: float | None = None) -> tuple | None:
     """Play ``move`` in ``world``, then both sides' quick moves until ``stop_turn`` or the end;
-    the result for ``player`` (1 win, 0 loss, 0.5 draw, else the guessed chance); then take
-    every move back, leaving ``world`` as it was. None when ``deadline`` (a
-    ``time.perf_counter()`` value) passes before the imagined game stops."""
+    ``(result, ended)``: the result for ``player`` (1 win, 0 loss, 0.5 draw, else the guessed
+    chance) and whether the imagined game ended; then take every move back, leaving ``world``
+    as it was. None when ``deadline`` (a ``time.perf_counter()`` value) passes before the
+    imagined game stops."""
     world.push(move)
     k = 1
     choose = _ROLLOUT.choose_move
@@ -258,7 +352,8 @@ def _rollout(world, move: int, player: int, stop_turn: int, deadline: float | No
             return None
         world.push(choose(world))
         k += 1
-    if world.over:
+    ended = world.over
+    if ended:
         w = world.winner
         value = 0.5 if w is None else (1.0 if w == player else 0.0)
     else:
@@ -268,7 +363,7 @@ def _rollout(world, move: int, player: int, stop_turn: int, deadline: float | No
         value = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
     for _ in range(k):
         world.pop()
-    return value
+    return value, ended
 
 
 def _whole(name: str, value, low: int, high: int) -> int:

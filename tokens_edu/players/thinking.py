@@ -8,11 +8,18 @@ The table's columns:
   ``reason`` (one line, e.g. "Audit Explainability: it is sideways and would be Deprecated;
   Neural Network survives with 1 Flag"), and ``score`` (how much the bot likes it, its own way);
 - :class:`~tokens_edu.bots.SearchBot`: ``share`` (its share of the thinking, 0 to 1),
-  ``games`` (imagined games after the move) and ``win_chance`` (their estimated chance of
-  winning, 0 to 1; equal to ``score``);
+  ``games`` (pretend games after the move) and ``win_chance`` (0 to 1, equal to ``score``:
+  the average result of those games, where a pretend game someone won counts 1 or 0 and one
+  stopped after the search's horizon, most of them, counts its guessed chance from the
+  board). Moves whose pretend games came out exactly the same share one row (its reason
+  names the others). The numbers justify the row marked ``chosen``: no other row shows a
+  higher ``win_chance`` (in whole percent, as the pane shows it) unless the chosen row's
+  reason ends with one sentence saying why (:func:`why_chosen`: "The 80% option was tried in
+  only 8 pretend games, and in those same games this move did better (88%).");
 - :class:`~tokens_edu.bots.GreedyBot`: ``rule`` (the step of its list the score comes from);
-- :class:`~tokens_edu.bots.LearningBot`: ``value`` (its guess of the chance of winning after
-  the move) and ``why`` (the feature that moved that guess most);
+- :class:`~tokens_edu.bots.LearningBot`: ``value`` (its points for the move: its weights
+  times the features of the board it imagines after the move; equal to ``score``) and
+  ``why`` (the feature that gives the move more or fewer points than its other options);
 - :class:`~tokens_edu.bots.RandomBot`: ``score`` is each move's chance of being picked.
 
 Rows: the chosen option first, then the others in the bot's order (the search: by share of
@@ -22,7 +29,8 @@ order and meaning are a stable API (the GameView thinking pane and Hint read the
 ``df.attrs`` holds ``bot`` (its name), ``player`` (who decides), ``for_player`` (who the table
 is for), ``measure`` (the column that plots best: ``win_chance``, ``score`` or ``value``),
 ``options`` (how many legal moves there were in all) and, for the search, ``iterations``
-(imagined games), ``worlds`` (imagined deals) and ``seconds``. Plot it with
+(pretend games), ``worlds`` (imagined deals), ``finished`` (pretend games that ended before
+the horizon), ``horizon`` (turns a pretend game lasts at most) and ``seconds``. Plot it with
 ``tokens_edu.plots.thinking(df)`` (bars, the pick on top), or
 ``df.set_index("option")[df.attrs["measure"]].plot.barh()``.
 
@@ -36,7 +44,10 @@ about hidden cards. Asked ``for_player`` = the other player (the "What was the c
 thinking?" pane), options that would name a card from the thinker's hand or deck read "deploy
 a card from its hand", "train a card (face-down)" or "a secret choice", their reasons say
 only what that player may know, and their numbers are cut so they can't tell the card
-(GreedyBot's ``score``: its step, a multiple of 100; LearningBot's ``value``: one decimal).
+(GreedyBot's ``score``: its step, a multiple of 100; LearningBot's ``value``: whole points).
+The search's table for the other player also merges its hidden options with the same words
+into one row (the best of them, their shares added up), so the number of rows says nothing
+about its hand.
 """
 
 from __future__ import annotations
@@ -47,7 +58,7 @@ import random
 from ..engine import moves as mv
 from ..errors import IllegalAction
 
-__all__ = ["explain", "describe", "hidden_to_others", "mask", "MAX_OPTIONS", "COLUMNS"]
+__all__ = ["explain", "describe", "hidden_to_others", "mask", "why_chosen", "MAX_OPTIONS", "COLUMNS"]
 
 #: At most this many options in an explanation (the chosen one and the best others).
 MAX_OPTIONS = 5
@@ -143,7 +154,7 @@ def mask(game, move: int, row: dict) -> dict:
     """``row`` of an explanation as the other player may read it: a move that names a hidden
     card gets a text that doesn't (see :func:`hidden_to_others`), and no number that would
     tell the card: GreedyBot's score is cut to its step (a multiple of 100), LearningBot's
-    guess to one decimal."""
+    points to whole numbers."""
     if not hidden_to_others(game, move):
         return row
     kind = move & 15
@@ -156,11 +167,11 @@ def mask(game, move: int, row: dict) -> dict:
         row["option"], row["reason"] = "a secret choice", "A choice about cards only it can see."
     # A score worked out from the card's own facts would tell which card it is (a trained card
     # stays face-down for good, R8): GreedyBot's score keeps only its step (the hundreds),
-    # LearningBot's guess one decimal. (The search's chances come from imagined games.)
+    # LearningBot's points whole numbers. (The search's chances come from imagined games.)
     if "rule" in row and isinstance(row.get("score"), (int, float)) and math.isfinite(row["score"]):
         row["score"] = float(math.floor(row["score"] / 100) * 100)
     if "value" in row and isinstance(row.get("value"), (int, float)):
-        row["value"] = row["score"] = round(float(row["value"]), 1)
+        row["value"] = row["score"] = float(round(float(row["value"])))
     for key in ("why", "rule"):
         if key in row:
             row[key] = ""
@@ -192,9 +203,14 @@ def explain(bot, game, for_player: int | None = None):
     if for_player not in (0, 1) or isinstance(for_player, bool):
         raise ValueError(f"for_player is 0, 1 or None, not {for_player!r:.40}.")
     rows_of = getattr(bot, "_explain_rows", None)  # each bot class says which of the below is its
-    rows, attrs = rows_of(game) if rows_of is not None else _other_rows(bot, game)
+    masked = for_player != player
+    if rows_of is not None and getattr(bot, "_explains_for_reader", False):
+        rows, attrs = rows_of(game, for_player)  # already as the reader may see them
+        masked = False
+    else:
+        rows, attrs = rows_of(game) if rows_of is not None else _other_rows(bot, game)
     attrs.update(player=player, for_player=for_player, options=len(game.legal_moves()))
-    return _frame(game, rows, attrs, masked=for_player != player)
+    return _frame(game, rows, attrs, masked=masked)
 
 
 def _frame(game, rows: list[tuple[int, dict]], attrs: dict, masked: bool):
@@ -210,24 +226,137 @@ def _frame(game, rows: list[tuple[int, dict]], attrs: dict, masked: bool):
     return df
 
 
-def _search_rows(bot, game):
+def _search_rows(bot, game, reader: int):
+    """SearchBot's rows for ``reader``: one per move it thought about, twins (moves whose
+    pretend games came out the same) in one row; for the other player, its hidden options
+    masked and those with the same words in one row (the one with the best numbers, the
+    shares added up). The chosen row says in one sentence why it was picked whenever another
+    row's bar is as long as its own (:func:`why_chosen`)."""
     t = bot.think(game)
+    player = t.player
+    masked = reader != player
     total = max(1, sum(t.games))
     rows = []
     for i, m in enumerate(t.moves):
+        if t.twin_of[i] >= 0:
+            continue  # its row is its twin's
         if not t.games[i] and m != t.chosen:
             continue
+        chosen = m == t.chosen
         chance = t.win_chance(i) if t.games[i] else float("nan")
-        line = describe(game, m)
+        hidden = masked and hidden_to_others(game, m)
+        row = {"option": str(game.action(m)), "chosen": chosen, "score": chance, "reason": describe(game, m),
+               "share": sum(t.games[j] for j in [i] + t.twins(i)) / total, "games": t.games[i], "win_chance": chance}
+        if hidden:
+            row = mask(game, m, row)
         if t.games[i]:
-            line += f" In {t.games[i]} imagined games: {chance:.0%} chance to win."
-        rows.append((m, {"option": str(game.action(m)), "chosen": m == t.chosen, "score": chance, "reason": line,
-                         "share": t.games[i] / total, "games": t.games[i], "win_chance": chance}))
-    rows.sort(key=lambda r: (-r[1]["share"], -(r[1]["win_chance"] if r[1]["games"] else -1)))
+            row["reason"] += f" In {t.games[i]} pretend games: {chance:.0%} chance to win."
+        twins = [t.moves[j] for j in t.twins(i) if not (masked and hidden_to_others(game, t.moves[j]))]
+        if twins:
+            names = [str(game.action(x)) for x in twins[:2]]
+            if len(twins) > 2:
+                names.append(f"{len(twins) - 2} more")
+            row["reason"] += (f" Its pretend games after {_and(names)} came out exactly the same, so it counted "
+                              f"{'them' if len(twins) > 1 else 'both'} as one move"
+                              + (", and picked the one its quick rules put first." if chosen else "."))
+        rows.append((i, row))
+    if masked:  # hidden options with the same words: one row, the best of them (the shares added up)
+        merged: dict[str, int] = {}
+        kept = []
+        for i, row in rows:
+            text = row["option"]
+            if row["chosen"] or not hidden_to_others(game, t.moves[i]):
+                kept.append((i, row))
+                continue
+            if text not in merged:
+                merged[text] = len(kept)
+                kept.append((i, row))
+                continue
+            k = merged[text]
+            j, into = kept[k]
+            share = into["share"] + row["share"]
+            if (row["games"] and (row["win_chance"], row["games"]) > (into["win_chance"], into["games"])) \
+                    or not into["games"]:
+                j, into = i, row
+            into["share"] = share
+            kept[k] = (j, into)
+        rows = kept
+    rows.sort(key=lambda r: (not r[1]["chosen"], -r[1]["share"], -(r[1]["win_chance"] if r[1]["games"] else -1)))
+    rows = rows[:MAX_OPTIONS]
     if len(t.moves) == 1:
-        rows[0][1]["reason"] = describe(game, t.moves[0]) + " It was the only move, so it did not need to think."
-    return rows, {"bot": bot.name, "measure": "win_chance", "iterations": t.iterations, "worlds": t.worlds,
-                  "seconds": t.seconds}
+        rows[0][1]["reason"] = rows[0][1]["reason"].split(" In ")[0] + " It was the only move, so it did not need to think."
+    else:
+        note = why_chosen(t, [(i, r["games"], r["win_chance"]) for i, r in rows if not r["chosen"]])
+        if note:
+            rows[0][1]["reason"] += " " + note
+    return ([(t.moves[i], r) for i, r in rows],
+            {"bot": bot.name, "measure": "win_chance", "iterations": t.iterations, "worlds": t.worlds,
+             "seconds": t.seconds, "finished": sum(t.finished), "horizon": bot.horizon})
+
+
+def _pct(x: float) -> int:
+    """A chance as the pane shows it, in whole percent (``f"{x:.0%}"``)."""
+    return int(f"{x * 100:.0f}")
+
+
+def _apart(a: float, b: float) -> tuple[str, str]:
+    """Two chances as percentages with just enough decimals to tell them apart (up to 4)."""
+    for d in range(1, 5):
+        x, y = f"{a:.{d}%}", f"{b:.{d}%}"
+        if x != y:
+            break
+    return x, y
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def why_chosen(t, others: list[tuple[int, int, float]]) -> str:
+    """One sentence on why the search picked its move although another option's bar is as
+    long as its own (in whole percent, as shown), or "" when the bars already show it.
+
+    Args:
+        t: the search's :class:`~tokens_edu.players.search.Thinking`.
+        others: the other rows shown, as ``(move index, games, win chance)``.
+
+    Two reasons are possible, and both are true by the way the search works: an option dropped
+    at a cut (not in ``t.final``) was compared with the chosen move on the very same pretend
+    games, where the chosen move did at least as well (the sentence gives both numbers); an
+    option compared to the end did just as well or a little worse, and the quick rules' order
+    broke a tie.
+    """
+    c = t.moves.index(t.chosen)
+    mine = t.win_chance(c)
+    if not t.games[c]:
+        return "It ran out of time before it could try this move; it is the first one in its quick rules."
+    level = [(i, g, w) for i, g, w in others if g and _pct(w) >= _pct(mine)]
+    if not level:
+        return ""
+    dropped = [(i, g, w) for i, g, w in level if i not in t.final]
+    even = [(i, g, w) for i, g, w in level if i in t.final]
+    parts = []
+    if len(dropped) == 1:
+        i, g, w = dropped[0]
+        same = t.mean_of_first(c, g)
+        how = "better" if same > w + 1e-12 else "just as well, and its quick rules put this move first,"
+        parts.append(f"the {_pct(w)}% option was tried in only {g} pretend games, and in those same games this "
+                     f"move did {how} ({_pct(same)}%)")
+    elif dropped:
+        games = _and([str(g) for _, g, _ in sorted(dropped, key=lambda x: x[1])])
+        parts.append(f"{len(dropped)} options with a bar as long or longer were tried in fewer pretend games ({games}), "
+                     "and in those same games this move did at least as well each time")
+    if even:
+        if all(abs(w - mine) < 1e-12 for _, _, w in even):
+            parts.append(f"{'another option' if len(even) == 1 else f'{len(even)} other options'} did just as well "
+                         f"({_pct(mine)}%), so it picked the move its quick rules put first")
+        else:
+            w = max(w for _, _, w in even)
+            a, b = _apart(mine, w)
+            parts.append(f"this move did a little better than the other {_pct(w)}% "
+                         f"option{'s' if len(even) > 1 else ''} ({a} against {b})")
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."
 
 
 #: GreedyBot's steps, by the lowest score of each (its list, as Lesson 5 draws it). Its scores

@@ -26,8 +26,8 @@ from .faces import (
 )
 from .page import Seating, present
 
-__all__ = ["table_state", "card_face", "table_pictures", "move_label", "move_text_for_screen", "plain", "WIN_TOKENS",
-           "LOG_LINES", "VERBS", "HINTS", "board_state", "sides_state", "moves_state"]
+__all__ = ["table_state", "card_face", "table_pictures", "move_label", "move_text_for_screen", "plain",
+           "WIN_TOKENS", "LOG_LINES", "VERBS", "HINTS", "board_state", "sides_state", "moves_state"]
 
 
 def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Iterable = (),

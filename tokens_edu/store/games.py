@@ -2,7 +2,7 @@
 
 A student's game lives in the lesson page's kernel. A reload, a second tab, a sleeping laptop
 or a kernel stopped by the server's culler would lose it, so each move is saved in the answers'
-database (table ``games``): the game's full record (``Game.to_record()``: the start and every
+database (table ``games``, :data:`tokens_edu.store.schema.games`): the game's full record (``Game.to_record()``: the start and every
 move), the student, the lesson, the seats and undo policy, and a short summary (turn, Tokens,
 moves, whether it is over) for the teacher's dashboard.
 
@@ -33,21 +33,24 @@ import atexit
 import json
 import logging
 import uuid
+import warnings
 import weakref
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
-from sqlalchemy.schema import CreateIndex, CreateTable
 
-from .journal import _make_engine, _shown_url, default_url
+from . import schema
+from .db import JournalUnavailable, StoreDamaged, damaged, damaged_message, default_url, make_engine
+from .db import shown_url, utc
+from .migrate import ensure_current
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["GameStore", "SavedGame", "GameMoved", "GameKeeper", "SUMMARY_COLUMNS", "snapshot",
-           "ensure_table"]
+           "games_table", "ensure_table"]
 
 log = logging.getLogger(__name__)
 
@@ -55,31 +58,8 @@ log = logging.getLogger(__name__)
 SUMMARY_COLUMNS = ["id", "student", "lesson", "status", "name0", "name1", "seat", "seats", "undo",
                    "turn", "moves", "tokens0", "tokens1", "winner", "started_at", "updated_at"]
 
-_metadata = sa.MetaData()
-games_table = sa.Table(
-    "games",
-    _metadata,
-    sa.Column("id", sa.String(36), primary_key=True),
-    sa.Column("student", sa.String(200), nullable=False),
-    sa.Column("lesson", sa.String(200), nullable=False),
-    sa.Column("status", sa.String(12), nullable=False),  # playing, over, stopped
-    sa.Column("name0", sa.String(200), nullable=False),
-    sa.Column("name1", sa.String(200), nullable=False),
-    sa.Column("seat", sa.Integer, nullable=False),  # the student's seat (0/1)
-    sa.Column("seats", sa.String(200), nullable=False),  # e.g. "human,greedy"
-    sa.Column("undo", sa.String(12), nullable=False),
-    sa.Column("turn", sa.Integer, nullable=False),
-    sa.Column("moves", sa.Integer, nullable=False),
-    sa.Column("tokens0", sa.Integer, nullable=False),
-    sa.Column("tokens1", sa.Integer, nullable=False),
-    sa.Column("winner", sa.Integer, nullable=True),
-    sa.Column("record", sa.Text, nullable=False),
-    sa.Column("page", sa.String(64), nullable=False),
-    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-)
-_by_student = sa.Index("ix_games_student_lesson", games_table.c.student, games_table.c.lesson,
-                       games_table.c.status, games_table.c.updated_at)
+#: The saved games' table (:data:`tokens_edu.store.schema.games`).
+games_table = schema.games
 
 
 class GameMoved(ValueError):
@@ -124,28 +104,20 @@ class SavedGame:
 
 
 def ensure_table(engine: sa.Engine, table: sa.Table, indexes=(), read_only: bool = False) -> bool:
-    """Make ``table`` (and its ``indexes``) when it is missing, looking first; True when it exists.
+    """Kept for one release (``tokens_edu.saved_games.ensure_table``): tables now come from the
+    store's migrations. Brings the database up to date (unless ``read_only``) and says whether
+    ``table`` is there; ``indexes`` are ignored (the migrations make them).
 
-    Looking first matters under JupyterHub, where a login may read a table it may not create
-    (the deploy's PostgreSQL makes the tables once). With ``read_only`` a missing table is not
-    made, and False says so (the reader then sees no rows).
+    Raises:
+        JournalUnavailable: the database cannot be brought up to date (plain words).
     """
+    warnings.warn("ensure_table is replaced by the store's migrations "
+                  "(tokens_edu.store.migrate.ensure_current); it will be removed in the next release.",
+                  DeprecationWarning, stacklevel=2)
+    if not read_only:
+        ensure_current(engine)
     with engine.connect() as conn:
-        if sa.inspect(conn).has_table(table.name):
-            return True
-    if read_only:
-        return False
-    with engine.begin() as conn:
-        conn.execute(CreateTable(table, if_not_exists=True))
-        for index in indexes:
-            conn.execute(CreateIndex(index, if_not_exists=True))
-    return True
-
-
-def _utc(value):
-    if value is not None and value.tzinfo is None:
-        return value.replace(tzinfo=timezone.utc)
-    return value
+        return sa.inspect(conn).has_table(table.name)
 
 
 def _summary(game) -> dict:
@@ -177,29 +149,43 @@ class GameStore:
     """Where lesson games are kept (the ``games`` table of the answers' database).
 
     Args:
-        url: a SQLAlchemy database URL; None uses :func:`tokens_edu.journal.default_url`.
+        url: a SQLAlchemy database URL; None uses :func:`tokens_edu.store.db.default_url`.
         engine: an engine to use instead of making one from ``url``.
-        read_only: for the teacher's dashboard: never make the table; a missing one reads as
-            no games.
+        read_only: for the teacher's dashboard: this store never writes. A database that cannot
+            be brought up to date with its login is read as it is.
+
+    Opening brings the database up to date (:func:`tokens_edu.store.migrate.ensure_current`).
 
     Raises:
+        StoreDamaged: the SQLite file is damaged (one line: what to do).
         ValueError: the database cannot be opened (plain words).
     """
 
     def __init__(self, url: str | None = None, *, engine: sa.Engine | None = None,
                  read_only: bool = False):
-
         self.url = url or (str(engine.url) if engine is not None else default_url())
+        self.read_only = read_only
         try:
-            self._engine = engine if engine is not None else _make_engine(self.url)
-            self._exists = ensure_table(self._engine, games_table, (_by_student,), read_only)
+            self._engine = engine if engine is not None else make_engine(self.url)
+            ensure_current(self._engine)
+        except StoreDamaged:
+            raise
+        except JournalUnavailable as e:
+            if not read_only:
+                raise ValueError(f"The saved games cannot be opened: {e}") from None
+            log.info("Reading the saved games as they are: %s", e)
         except sa.exc.SQLAlchemyError as e:
-            log.exception("Cannot open the saved games at %s", _shown_url(self.url))
+            if damaged(e):
+                raise StoreDamaged(damaged_message(self.url)) from None
+            log.warning("Cannot open the saved games at %s: %s", shown_url(self.url),
+                        str(e).splitlines()[0][:200])
             raise ValueError(f"The saved games cannot be opened ({type(e).__name__}). "
                              "Ask your teacher to check it.") from None
+        self._exists = False
 
     def _ready(self) -> bool:
-        """True when the table exists (a reader looks again until a lesson has made it)."""
+        """True when the table exists (a reader of a new database looks again until a lesson
+        has made it)."""
         if not self._exists:
             with self._engine.connect() as conn:
                 self._exists = sa.inspect(conn).has_table(games_table.name)
@@ -207,7 +193,7 @@ class GameStore:
 
     # -- writing -------------------------------------------------------------------------
     def start(self, game, student: str, lesson: str = "", seats=("human", "greedy"),
-              undo: str = "turn", page: str | None = None) -> str:
+              undo: str = "turn", page: str | None = None, browser: str = "") -> str:
         """Keep a new game; returns its id.
 
         Args:
@@ -218,6 +204,9 @@ class GameStore:
                 stored by class name).
             undo: the lesson's undo policy (``"turn"``, ``"free"`` or ``"off"``).
             page: an id of the page holding the game (None: a new one is made).
+            browser: the hash of the page's browser secret
+                (:attr:`tokens_edu.store.Journal.browser`; ``""`` when not known), so a page
+                with a typed name continues only the games its own browser started.
 
         Raises:
             ValueError: no student name, or the database refused (plain words).
@@ -231,7 +220,8 @@ class GameStore:
         row = {"id": gid, "student": student, "lesson": lesson or "", "name0": game.names[0],
                "name1": game.names[1], "seat": humans[0] if humans else 0,
                "seats": _seats_text(seats), "undo": str(undo), "record": json.dumps(game.to_record()),
-               "page": page or str(uuid.uuid4()), "started_at": now, "updated_at": now}
+               "page": page or str(uuid.uuid4()), "started_at": now, "updated_at": now,
+               "browser": browser or ""}
         row.update(_summary(game))
         self._write(games_table.insert().values(**row))
         return gid
@@ -283,9 +273,9 @@ class GameStore:
             with self._engine.begin() as conn:
                 return conn.execute(stmt).rowcount
         except sa.exc.SQLAlchemyError as e:
-            log.exception("Saving a game failed")
-            raise ValueError(f"Your game couldn't be saved just now ({type(e).__name__}). "
-                             "You can keep playing; it is saved again after your next move.") from None
+            log.warning("Saving a game failed: %s", str(e).splitlines()[0][:200])
+            raise ValueError("Your game couldn't be saved just now. You can keep playing; it is "
+                             "saved again after your next move.") from None
 
     # -- reading -------------------------------------------------------------------------
     @staticmethod
@@ -294,7 +284,7 @@ class GameStore:
             id=row.id, student=row.student, lesson=row.lesson, status=row.status,
             names=(row.name0, row.name1), seat=row.seat, seats=tuple(row.seats.split(",")),
             undo=row.undo, turn=row.turn, moves=row.moves, tokens=(row.tokens0, row.tokens1),
-            winner=row.winner, started_at=_utc(row.started_at), updated_at=_utc(row.updated_at),
+            winner=row.winner, started_at=utc(row.started_at), updated_at=utc(row.updated_at),
             record=json.loads(row.record) if with_record else None)
 
     def get(self, game_id: str, with_record: bool = True) -> SavedGame | None:
@@ -305,13 +295,22 @@ class GameStore:
             row = conn.execute(sa.select(games_table).where(games_table.c.id == str(game_id))).first()
         return self._saved(row, with_record) if row is not None else None
 
-    def unfinished(self, student: str, lesson: str) -> SavedGame | None:
-        """The student's latest game of ``lesson`` still being played (with its record), or None."""
-        if not self._ready():
+    def unfinished(self, student: str, lesson: str, browser: str | None = None) -> SavedGame | None:
+        """The student's latest game of ``lesson`` still being played (with its record), or None.
+
+        Args:
+            student, lesson: whose game, of which lesson.
+            browser: None for any of the student's games (their name is proven: a login or a
+                class-roster code); else only a game started by the browser with this hash
+                (a typed name: :attr:`tokens_edu.store.Journal.trusted` is False). ``""``
+                finds nothing.
+        """
+        if not self._ready() or browser == "":
             return None
+        mine = [games_table.c.browser == browser] if browser is not None else []
         q = (sa.select(games_table)
              .where(games_table.c.student == student, games_table.c.lesson == (lesson or ""),
-                    games_table.c.status == "playing")
+                    games_table.c.status == "playing", *mine)
              .order_by(games_table.c.updated_at.desc()).limit(1))
         with self._engine.connect() as conn:
             row = conn.execute(q).first()
@@ -344,8 +343,7 @@ class GameStore:
         return df
 
     def __repr__(self) -> str:
-
-        return f"<GameStore {_shown_url(self.url)!r}>"
+        return f"<GameStore {shown_url(self.url)!r}>"
 
 
 _live_keepers: "weakref.WeakSet[GameKeeper]" = weakref.WeakSet()

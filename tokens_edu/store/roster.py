@@ -8,9 +8,9 @@ student's code. Under JupyterHub the login is the name, and the roster is not us
 
 The roster lives in the same database as the answers (table ``roster``: ``code``, ``name``,
 ``added_at``), so the lesson server, the teacher dashboard and the command line all see the
-same list (see :func:`tokens_edu.journal.default_url`). The table, :func:`normalize_code` and
-:func:`code_from_query` are defined in :mod:`tokens_edu.journal` (which signs a page in with a
-code) and used here.
+same list (see :func:`tokens_edu.store.db.default_url`). :func:`normalize_code` and
+:func:`code_from_query` are defined in :mod:`tokens_edu.store.identity` (which signs a page in
+with a code) and used here.
 
 Codes are 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L): about 887
 million codes, made with :mod:`secrets`. A student may type one in any case, with spaces or a
@@ -37,18 +37,15 @@ from urllib.parse import quote, urlsplit
 import sqlalchemy as sa
 
 from ..content.names import clean_name
-from .games import ensure_table
-from .journal import (
-    CODE_LENGTH,
-    _make_engine,
-    code_from_query,
-    default_url,
-    normalize_code,
-    roster_table,
-)
+from . import schema
+from .db import JournalUnavailable, StoreDamaged, damaged, damaged_message, default_url, make_engine
+from .db import shown_url, utc
+from .identity import code_from_query, normalize_code
+from .migrate import ensure_current
+from .schema import CODE_LENGTH
 
 __all__ = ["Roster", "RosterEntry", "CODE_ALPHABET", "CODE_LENGTH", "normalize_code", "slips_html",
-           "code_from_query"]
+           "code_from_query", "roster_table", "personal_link", "check_base_url"]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +55,9 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 MAX_NAME = 60
 #: Most students on one roster (a safety limit against a pasted file by mistake).
 MAX_STUDENTS = 2000
+
+#: The class list's table (:data:`tokens_edu.store.schema.roster`).
+roster_table = schema.roster
 
 @dataclass(frozen=True)
 class RosterEntry:
@@ -77,32 +77,44 @@ class Roster:
     """The class list with each student's code, kept in the answers' database.
 
     Args:
-        url: a SQLAlchemy database URL; None uses :func:`tokens_edu.journal.default_url`
+        url: a SQLAlchemy database URL; None uses :func:`tokens_edu.store.db.default_url`
             (``TOKENS_EDU_DB_URL``, else ``journal.sqlite`` in ``TOKENS_EDU_DATA`` or the
             per-user data folder).
-
         engine: an engine to use instead of making one from ``url``.
-        read_only: for readers (the dashboard, a lesson page): never make the table; a missing
-            one reads as an empty class list.
+        read_only: for readers (the dashboard, a lesson page): this object never writes; a
+            database that cannot be brought up to date with its login is read as it is.
+
+    Opening brings the database up to date (:func:`tokens_edu.store.migrate.ensure_current`).
 
     Raises:
+        StoreDamaged: the SQLite file is damaged (one line: what to do).
         ValueError: the database cannot be opened (plain words).
     """
 
     def __init__(self, url: str | None = None, *, engine: sa.Engine | None = None,
                  read_only: bool = False):
-
         self.url = url or (str(engine.url) if engine is not None else default_url())
         try:
-            self._engine = engine if engine is not None else _make_engine(self.url)
-            self._exists = ensure_table(self._engine, roster_table, (), read_only)
+            self._engine = engine if engine is not None else make_engine(self.url)
+            ensure_current(self._engine)
+        except StoreDamaged:
+            raise
+        except JournalUnavailable as e:
+            if not read_only:
+                raise ValueError(f"The class list cannot be opened: {e}") from None
+            log.info("Reading the class list as it is: %s", e)
         except sa.exc.SQLAlchemyError as e:
-            log.exception("Cannot open the roster at %s", self.url)
+            if damaged(e):
+                raise StoreDamaged(damaged_message(self.url)) from None
+            log.warning("Cannot open the class list at %s: %s", shown_url(self.url),
+                        str(e).splitlines()[0][:200])
             raise ValueError(f"The class list cannot be opened ({type(e).__name__}). "
                              "Check the data folder or database.") from None
+        self._exists = False
 
     def _ready(self) -> bool:
-        """True when the table exists (a reader looks again until a lesson has made it)."""
+        """True when the table exists (a reader of a new database looks again until a lesson
+        has made it)."""
         if not self._exists:
             with self._engine.connect() as conn:
                 self._exists = sa.inspect(conn).has_table(roster_table.name)
@@ -123,7 +135,7 @@ class Roster:
         q = sa.select(roster_table).order_by(roster_table.c.added_at, roster_table.c.name)
         with self._engine.connect() as conn:
             rows = conn.execute(q).all()
-        return [RosterEntry(r.name, r.code, _utc(r.added_at)) for r in rows]
+        return [RosterEntry(r.name, r.code, utc(r.added_at)) for r in rows]
 
     def name_for(self, code: object) -> str | None:
         """The student's name for ``code`` (any case, spaces and dashes ignored), or None."""
@@ -248,14 +260,7 @@ class Roster:
             return conn.execute(roster_table.delete()).rowcount or 0
 
     def __repr__(self) -> str:
-        return f"<Roster {self.url!r}>"
-
-
-def _utc(value: datetime) -> datetime:
-    """A stored time as an aware UTC datetime (SQLite gives it back without a zone)."""
-    if value is not None and value.tzinfo is None:
-        return value.replace(tzinfo=timezone.utc)
-    return value
+        return f"<Roster {shown_url(self.url)!r}>"
 
 
 def personal_link(base_url: str, code: str, page: str = "voila/render/00-start-here.ipynb") -> str:

@@ -17,11 +17,13 @@ Who is writing:
   fills it in before saving. Under it a short line says that this name is not a password.
   Names are cleaned as everywhere (:func:`tokens_edu.names.clean_name`).
 
-Whose saved work comes back: only the page's own. The page's identity is the JupyterHub login,
-else the name the journal was given in code (or by a roster login), else the page's
-``?student=`` query. A name typed in the name box is used for saving, but typing a classmate's
-name never pulls their answer or draft into the box (anyone can type any name; for privacy,
-teachers use JupyterHub logins).
+Whose saved work comes back: with a JupyterHub login, a class-roster code or a name given in
+code, that student's. With a typed name (the name box, or the page's ``?student=`` link), only
+what **this browser** wrote under that name: the box's invisible :class:`~tokens_edu.widgets.browser.BrowserKey`
+sends the browser's secret to the kernel, and the journal reads back only rows stored with it
+(:mod:`tokens_edu.store.identity`). Typing a classmate's name (or opening their link) in another
+browser never shows, or overwrites, their answer or draft; for proven names, teachers use a
+class list or JupyterHub logins.
 
 Nothing a student writes is lost (issue 9, "answers never lost"). The writing area is a small
 custom widget (:class:`AnswerBox`, front end ``static/discuss.js``):
@@ -70,14 +72,11 @@ import traitlets
 from ..content.cards import Card, load_cards
 from ..content.names import clean_name
 from ..present.words import clock
-from ..store.journal import (
-    CODE_NEEDED,
-    MAX_ANSWER,
-    Journal,
-    JournalUnavailable,
-    student_from_query,
-    too_long_message,
-)
+from ..store import Journal, JournalUnavailable
+from ..store.answers import too_long_message
+from ..store.identity import CODE_NEEDED, student_from_query
+from ..store.schema import MAX_ANSWER
+from .browser import BrowserKey
 from .trust import refuse
 
 __all__ = ["DiscussBox", "AnswerBox"]
@@ -89,8 +88,8 @@ _STATIC = Path(__file__).resolve().parent / "static"
 #: The character counter under the answer box appears past this many characters.
 COUNT_FROM = 4000
 
-NAME_NOTE = ("This name is not a password: anyone can type any name. Your saved answer comes "
-             "back only on your own lesson link.")
+NAME_NOTE = ("This name is not a password: anyone can type any name. Your saved answers come "
+             "back only in this browser, on this computer.")
 
 
 class AnswerBox(anywidget.AnyWidget):
@@ -274,8 +273,10 @@ class DiscussBox(widgets.VBox):
         who: with a class roster, the ``HTML`` line saying whose answers are saved ("Saving as
             Ana."), or asking for the code; else None.
         own_name: the page's identity (login, the journal's name, or the ``?student=`` query;
-            ``""`` when none): the only name whose saved answer and draft are put in the box.
+            ``""`` when none).
         answer: the :class:`AnswerBox` (text box, counter, Save, status line).
+        browser_key: the invisible :class:`~tokens_edu.widgets.browser.BrowserKey` that tells
+            the journal which browser the page is in.
         last_saved_id: the id of the last answer saved from this box, or None.
 
     Raises:
@@ -340,7 +341,8 @@ class DiscussBox(widgets.VBox):
             children.append(self.name_note)
         if self.who is not None:
             children += [self.who, self.code_box]
-        children.append(self.answer)
+        self.browser_key = BrowserKey(on_browser=self._on_browser)
+        children += [self.answer, self.browser_key]
         super().__init__(children=children, **kwargs)
         self.add_class("tokens-discuss")
         try:
@@ -427,13 +429,11 @@ class DiscussBox(widgets.VBox):
         return self.journal.student or ""
 
     def _load_saved(self) -> None:
-        """Put the page's own latest saved answer, or a newer draft, in an empty answer box.
-
-        Only for the page's identity (:attr:`own_name`): a classmate's name typed in the name
-        box never brings their work onto this page.
-        """
+        """Put the latest saved answer, or a newer draft, of the name given in an empty answer
+        box: the journal reads back only what the page may see (with a typed name, only what
+        this browser wrote; see :mod:`tokens_edu.store.identity`)."""
         name = self._typed_name()
-        if not name or name != self.own_name or self.answer.value.strip():
+        if not name or self.answer.value.strip():
             return
         lesson = self.journal.lesson
         try:
@@ -523,6 +523,12 @@ class DiscussBox(widgets.VBox):
 
     def _on_name(self, change) -> None:
         self._safely("find your saved answer", self._load_saved)
+
+    def _on_browser(self, secret: str) -> None:
+        """The page's front end told which browser this is: its saved work can come back now."""
+        set_browser = getattr(self.journal, "set_browser", None)  # a journal-like object may lack it
+        if set_browser is not None and set_browser(secret):
+            self._safely("find your saved answer", self._load_saved)
 
     def _on_identify(self, name: str) -> None:
         """The page learned who its student is (``journal.identify``, e.g. a roster login):

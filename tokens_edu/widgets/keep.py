@@ -11,6 +11,12 @@ student may see it, and a one-line summary (turn, Tokens, number of moves).
 Without a student name there is nothing to find a game by, so the game is not kept and the page
 says, as before, that the game lives only in the page.
 
+A name that is only typed or in the link (``?student=Bo``, no class list, no login) is not proof
+of who is at the page: **Continue your game** then offers only a game this browser started (the
+panel's invisible :class:`~tokens_edu.widgets.browser.BrowserKey` tells the kernel which browser
+it is; each kept game stores a hash of its secret). Opening a classmate's link elsewhere never
+takes their game over or shows their hand. The teacher still sees every game.
+
 A :class:`~tokens_edu.widgets.GameView` made directly in a lesson (a scenario puzzle, or each
 puzzle of a ``PuzzlePicker``) keeps its games the same way (:func:`keep_match`), so the teacher
 can replay what each student tried; a puzzle is short, so a reopened page starts it afresh
@@ -32,7 +38,8 @@ from ..content.decks import Deck
 from ..players.match import Match
 from ..present.words import clock
 from ..store.games import GameKeeper, GameStore
-from ..store.journal import query_known, student_from_query
+from ..store.identity import query_known, student_from_query
+from .browser import BrowserKey
 
 __all__ = ["Keeping", "KEPT_NOTE", "keep_match", "page_student"]
 
@@ -87,6 +94,8 @@ class Keeping:
         page: this page's id (a page that continues a game takes it over from another tab).
         keeper: the :class:`~tokens_edu.saved_games.GameKeeper` of the game on the table, or None.
         box: the "Continue your game" offer (hidden when there is nothing to continue).
+        browser_key: the invisible :class:`~tokens_edu.widgets.browser.BrowserKey` (in
+            :attr:`box`): when the page says which browser it is, the offer is looked for again.
     """
 
     def __init__(self, panel, store, student: str, lesson: str):
@@ -97,6 +106,7 @@ class Keeping:
         self.page = str(uuid.uuid4())
         self.keeper = None
         self.saved = None
+        self._declined = False  # the student chose New game instead of the offer
         self.summary = widgets.HTML()
         self.continue_button = widgets.Button(description="Continue your game", button_style="primary",
                                               icon="play", layout=widgets.Layout(width="auto"),
@@ -108,8 +118,9 @@ class Keeping:
                                          tooltip="Choose decks and start a new game")
         self.new_button.add_class("tokens-resume-new")
         self.new_button.on_click(self._guard(self._on_new))
-        self.box = widgets.VBox([self.summary, widgets.HBox([self.continue_button, self.new_button])],
-                                layout=widgets.Layout(display="none"))
+        self.browser_key = BrowserKey(on_browser=self._on_browser)
+        self.box = widgets.VBox([self.summary, widgets.HBox([self.continue_button, self.new_button]),
+                                 self.browser_key], layout=widgets.Layout(display="none"))
         self.box.add_class("tokens-resume")
 
     @classmethod
@@ -133,11 +144,29 @@ class Keeping:
         return cls(panel, store, student, getattr(journal, "lesson", "") or panel.lesson or "")
 
     # -- the offer -------------------------------------------------------------------------
+    def _journal(self):
+        return getattr(self.panel, "journal", None)
+
+    def _browser_filter(self) -> str | None:
+        """None when the page's name is proven (any of the student's games); else the page's
+        browser hash (``""`` until the page has said which browser it is: nothing matches)."""
+        journal = self._journal()
+        if getattr(journal, "trusted", True) and getattr(journal, "student", None) == self.student:
+            return None
+        return getattr(journal, "browser", "")
+
+    def _on_browser(self, secret: str) -> None:
+        """The page said which browser it is: look for this browser's game (unless a game is
+        already on the table)."""
+        set_browser = getattr(self._journal(), "set_browser", None)
+        if set_browser is not None and set_browser(secret) and self.keeper is None and not self._declined:
+            self.offer()
+
     def offer(self) -> bool:
-        """Show "Continue your game" when the student has an unfinished game of this lesson.
-        Returns True when it is offered."""
+        """Show "Continue your game" when the student has an unfinished game of this lesson
+        (with a typed name: one this browser started). Returns True when it is offered."""
         try:
-            saved = self.store.unfinished(self.student, self.lesson)
+            saved = self.store.unfinished(self.student, self.lesson, browser=self._browser_filter())
         except Exception:  # noqa: BLE001
             log.warning("Keeping games: could not look for a saved game", exc_info=True)
             return False
@@ -175,6 +204,7 @@ class Keeping:
         panel.note.value = "<span>Here is your game, just as you left it.</span>"
 
     def _on_new(self, _button=None) -> None:
+        self._declined = True
         self.box.layout.display = "none"
         self.panel.setup.layout.display = None  # the decks and names; Start begins a new game
 
@@ -190,7 +220,8 @@ class Keeping:
                 self.saved = None
                 self.box.layout.display = "none"
             gid = self.store.start(match.game, self.student, self.lesson, self.panel.seats,
-                                   match.undo_policy, page=self.page)
+                                   match.undo_policy, page=self.page,
+                                   browser=getattr(self._journal(), "browser", ""))
         except Exception as e:  # noqa: BLE001
             log.warning("Keeping games: could not start keeping a game", exc_info=True)
             self._problem(str(e) if isinstance(e, ValueError) else
@@ -270,7 +301,8 @@ def keep_match(view, match, page_known: bool = False) -> None:
         page = getattr(view, "_tokens_page", None) or str(uuid.uuid4())
         view._tokens_page = page
         lesson = getattr(journal, "lesson", "") or getattr(view, "lesson", "") or ""
-        game_id = store.start(match.game, student, lesson, match.seats, match.undo_policy, page=page)
+        game_id = store.start(match.game, student, lesson, match.seats, match.undo_policy, page=page,
+                              browser=getattr(journal, "browser", ""))
         match._tokens_keeper = GameKeeper(store, game_id, page).attach(match)
     except Exception:  # noqa: BLE001 (never break a lesson for this)
         log.warning("Keeping games: a game of a GameView cannot be kept", exc_info=True)

@@ -20,8 +20,8 @@ of the state it drew: ``{"type": "move", "i": index, "v": version}`` (a move by 
 ``state["moves"]``), ``"step"``, ``"undo"``, ``"pause"``, ``"speed"``, ``"reveal"``, ``"again"``,
 ``"read"``; :class:`~tokens_edu.widgets.GameView` answers them and trusts none of them. The
 widget's synced state is only ``state`` (the dict above), ``palette`` (card colors) and
-``pictures`` (every Alpha Set card's picture, the same for every game: it tells nothing hidden);
-the page sets none of them.
+``pictures`` (every Alpha Set card's picture, the same for every game: it tells nothing
+hidden); the page sets none of them.
 """
 
 from __future__ import annotations

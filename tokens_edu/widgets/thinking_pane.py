@@ -47,6 +47,9 @@ import time
 
 import ipywidgets as widgets
 
+from ..players.learning import WIN_POINTS
+from ..players.thinking import describe, mask
+
 from ..players.search import SearchBot
 from ..store.journal import query_known, query_string
 
@@ -85,6 +88,13 @@ MESSAGES = {
     "guess_right": "You guessed right!",
     "guess_wrong": "Not this time.",
     "secret": "It can see its own cards. You can't, so some of its options are hidden.",
+    "search_bars": ("It played {games} pretend games before it chose. Each one stopped after {turns} turns, "
+                    "unless someone won sooner: {ended} a winner. When a pretend game stopped, it guessed from "
+                    "the board how likely it was to win. Each blue bar is the average for that move: "
+                    "a pretend win counts 100%, a loss 0%, a stopped game what it guessed."),
+    "greedy_bars": "Each bar shows how many points its rules gave the move.",
+    "learning_bars": ("For each move, it imagined the rest of its turn and your next turn. Each bar shows the "
+                      "points its weights give the board it imagined."),
 }
 
 _BLUE, _GREY, _GREEN = "#1565c0", "#9e9e9e", "#1d5e20"
@@ -143,6 +153,40 @@ def _percent(x) -> str:
         return ""
 
 
+def _spread(value, low: float, top: float) -> float:
+    """Where ``value`` lies between the lowest and the highest points shown (a short bar for the
+    lowest, a full one for the highest)."""
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    if v != v or top <= low:
+        return 1.0 if v == v else 0.0
+    return 0.05 + 0.95 * (v - low) / (top - low)
+
+
+def _points(value) -> str:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return ""
+    if v >= WIN_POINTS:
+        return "wins its pretend game"
+    if v <= -WIN_POINTS:
+        return "loses its pretend game"
+    return f"{v:+.1f} points"
+
+
+def search_intro(attrs: dict) -> str:
+    """The sentences above a search bot's bars: how many pretend games it played, how long
+    each lasted, how many had a winner, and what a bar is (``attrs`` of its explain table)."""
+    games = int(attrs.get("iterations") or 0)
+    horizon = int(attrs.get("horizon") or 4)
+    finished = int(attrs.get("finished") or 0)
+    ended = "none of them had" if not finished else f"{finished} of them had" if finished > 1 else "1 of them had"
+    return MESSAGES["search_bars"].format(games=games, turns=horizon, ended=ended)
+
+
 def _bar(fraction, color: str) -> str:
     try:
         f = min(max(float(fraction), 0.0), 1.0)
@@ -154,9 +198,12 @@ def _bar(fraction, color: str) -> str:
 
 
 def merge_hidden(df, hidden_texts: set[str]):
-    """Rows of an explanation that hide a card (same masked option text) merged into one:
-    their shares and games summed, the chance to win averaged by games, the best score kept.
-    The chosen row is never merged away. Returns a new DataFrame (same columns and attrs)."""
+    """Rows of an explanation that hide a card (same masked option text) merged into one, so the
+    number of rows says nothing about the hand: for a search bot's table, the row with the best
+    chance to win (its games and chance: a real option's numbers, which the chosen row's reason
+    answers for), the shares added up; for the others, the best score. The chosen row is never
+    merged away. (``thinking.explain`` already merges a search bot's table this way; then
+    nothing is left to merge.) Returns a new DataFrame (same columns and attrs)."""
     import pandas as pd
 
     rows, seen = [], {}
@@ -164,16 +211,16 @@ def merge_hidden(df, hidden_texts: set[str]):
         text = row["option"]
         if text in hidden_texts and not row["chosen"] and text in seen:
             into = rows[seen[text]]
-            games = (into.get("games") or 0) + (row.get("games") or 0)
-            if "win_chance" in into and games:
-                wc = ((into.get("win_chance") or 0) * (into.get("games") or 0)
-                      + (row.get("win_chance") or 0) * (row.get("games") or 0)) / games
-                into["win_chance"] = into["score"] = wc
-            for key in ("share", "games"):
-                if key in into:
-                    into[key] = (into.get(key) or 0) + (row.get(key) or 0)
-            if "win_chance" not in into:
+            if "win_chance" in into:
+                share = (into.get("share") or 0) + (row.get("share") or 0)
+                if (row.get("games") or 0) and ((row["win_chance"], row["games"]) > (into["win_chance"], into["games"])
+                                                or not into.get("games")):
+                    into.update(row)
+                into["share"] = share
+            else:
                 into["score"] = max(into["score"], row["score"])
+                if "value" in into:
+                    into["value"] = into["score"]
             continue
         if text in hidden_texts and not row["chosen"]:
             seen[text] = len(rows)
@@ -207,14 +254,14 @@ def table_html(df, title: str, note: str = "") -> str:
     if note:
         out.append(f'<div style="color:#555">{_esc(note)}</div>')
     if measure == "win_chance" and df.attrs.get("iterations"):
-        out.append(f'<div style="color:#555">It imagined {int(df.attrs["iterations"])} games before it chose.'
-                   f" Each bar shows its guess of its chance to win after that move.</div>")
+        out.append(f'<div style="color:#555">{_esc(search_intro(df.attrs))}</div>')
     elif measure == "score":
-        out.append('<div style="color:#555">Each bar shows how many points its rules gave the move.</div>')
+        out.append(f'<div style="color:#555">{_esc(MESSAGES["greedy_bars"])}</div>')
     elif measure == "value":
-        out.append('<div style="color:#555">Each bar shows its guess of its chance to win after the move.</div>')
+        out.append(f'<div style="color:#555">{_esc(MESSAGES["learning_bars"])}</div>')
     out.append("<table>")
     top = max([float(s) for s in df["score"] if s == s] + [1e-9]) if len(df) else 1.0
+    low = min([float(s) for s in df["score"] if s == s] + [0.0]) if len(df) else 0.0
     for row in df.to_dict("records"):
         chosen = bool(row["chosen"])
         cls = "tokens-thinking-row" + (" tokens-thinking-chosen" if chosen else "")
@@ -225,7 +272,7 @@ def table_html(df, title: str, note: str = "") -> str:
                     if games else "not tried")
             extra = _bar(row.get("share"), _GREY) + f"{_percent(row.get('share'))} of its thinking"
         elif measure == "value":
-            main = _bar(row.get("value"), _BLUE) + f"{_percent(row.get('value'))} chance to win"
+            main = _bar(_spread(row.get("value"), low, top), _BLUE) + _points(row.get("value"))
             extra = _esc(row.get("why") or "")
         else:
             score = float(row["score"]) if row["score"] == row["score"] else 0.0
@@ -326,6 +373,11 @@ class ThinkingPane:
         shown = merge_hidden(shown, hidden)
         shown = _another(shown, hidden)
         chosen_full = full[full["chosen"]].iloc[0].to_dict() if full["chosen"].any() else None
+        if chosen_full is not None:  # its words once the move is public: only what describes the move
+            move = next((m for m in game.legal_moves() if str(game.action(m)) == chosen_full["option"]), None)
+            if move is not None:
+                chosen_full["words"] = describe(game, move)
+                chosen_full["masked_words"] = mask(game, move, {"option": "", "reason": chosen_full["words"]})["reason"]
         self._before = (mover, shown, chosen_full, started, reader != mover and bool(hidden))
 
     def _after_move(self, view, player: int, action) -> None:
@@ -341,7 +393,13 @@ class ThinkingPane:
             if len(idx):  # the move is on the table now: its name and reason are no secret
                 shown = shown.copy()
                 shown.loc[idx[0], "option"] = text
-                shown.loc[idx[0], "reason"] = chosen_full["reason"]
+                # the masked words of the move give way to the move's own words; the rest of the
+                # reason (the search's numbers, why it chose) is the masked table's, which names
+                # no hidden card (the full table's reason may name a hidden twin of the move)
+                said = str(shown.loc[idx[0], "reason"])
+                masked = chosen_full.get("masked_words", "")
+                words = chosen_full.get("words", chosen_full["reason"])
+                shown.loc[idx[0], "reason"] = words + said[len(masked):] if masked and said.startswith(masked) else words
         title = f"The computer's move: {public}"
         note = MESSAGES["secret"] if secret else ""
         if self.guess is not None:

@@ -24,7 +24,7 @@ from notebooks import GUIDE_PAGE, LESSONS, LESSON_PAGES, NOTEBOOKS, ROOT, SCENAR
 REQUIRED_LESSONS = [
     "01-read-a-card", "02-training-set-and-data", "03-task-and-audit", "04-keywords",
     "05-play-the-computer", "06-hot-seat", "07-inside-the-computers-head", "08-how-ai-senses",
-    "09-tools-targets-and-decks",
+    "09-tools-targets-and-decks", "10-teach-the-computer", "11-fair-data",
 ]
 
 
@@ -395,3 +395,98 @@ def test_start_page_links_every_lesson_and_keeps_the_students_name(monkeypatch):
         assert f'href="{page.name}?student=Ana%20B"' in html, page.name
     monkeypatch.setenv("QUERY_STRING", "student=<b>x</b>")
     assert "&lt;b&gt;x&lt;/b&gt;" in run_notebook(START_PAGE)[-1].value
+
+
+# -- the learning lessons (issue 19): what their prose and predictions promise ---------------------
+def shown_of(name: str, kind) -> list:
+    return [x for x in run_notebook(LESSONS / f"{name}.ipynb") if isinstance(x, kind)]
+
+
+def test_lesson_08_the_class_trains_the_drawing_classifier_and_a_word_classifier():
+    from tokens_edu.widgets import CommandLab, DrawingLab
+
+    shown = run_notebook(LESSONS / "08-how-ai-senses.ipynb")
+    labs = [x for x in shown if isinstance(x, DrawingLab)]
+    words = [x for x in shown if isinstance(x, CommandLab)]
+    assert len(labs) == 1 and len(words) == 1
+    lab = labs[0]
+    assert lab.journal.lesson == "08-how-ai-senses" and lab.model.examples == 0  # "It starts knowing nothing."
+    assert lab.model.k == 1 and lab.grid.size == 12  # "the drawing it knows that is most like yours"
+    assert list(lab.label_picker.options) == ["Token", "Flag", "Data"]
+    assert list(words[0].label_picker.options) == ["Task", "Audit", "Train", "End turn"]
+
+
+def test_lesson_10_trains_a_player_copies_the_student_and_tests_it():
+    from tokens_edu.widgets import CopyLab, TestBench, TrainingLab
+
+    shown = run_notebook(LESSONS / "10-teach-the-computer.ipynb")
+    training = next(x for x in shown if isinstance(x, TrainingLab))
+    bench = next(x for x in shown if isinstance(x, TestBench))
+    copy = next(x for x in shown if isinstance(x, CopyLab))
+    assert bench.lab is training and training.journal.lesson == "10-teach-the-computer"
+    assert training.batch_games == 20 and training.opponent_picker.value == "random"  # "Start with the random player"
+    assert (training.bot.weights["weight"] == 0).all() and len(training.bot.weights) == 8  # "8 things", "at 0"
+    assert copy.view.bots[1] is not None and copy.view.game.names == ("You", "Computer")  # the rule player
+    # "Do it again 5 or 6 times", then Part 3's promise: worse against the rule player
+    for _ in range(6):
+        training.rate_guess.value = training.rate_guess.options[0]
+        training.bar_guess.value = "more Tokens"
+        training.train_batch()
+    rates = [b["win_rate"] for b in training.batches]
+    assert rates[-1] > rates[0]  # the curve climbs against the random player
+    results = bench.test()
+    assert results["random"] - results["greedy"] >= 0.10, results
+
+
+def test_lesson_11_prose_matches_what_students_measure():
+    from tokens_edu.widgets import FairDataLab, PredictionBox
+
+    shown = run_notebook(LESSONS / "11-fair-data.ipynb")
+    boxes = {b.key: b for b in shown if isinstance(b, PredictionBox)}
+    lab = FairDataLab()  # the lesson's lab starts the same way; a fresh one keeps this test's clicks apart
+    first = lab.test()
+    by = {a["group"]: a["right"] for a in first["accuracy"]}
+    worst = min(by, key=by.get)
+    assert boxes["Which group do you think the app will get wrong most often?"]._correct == worst
+    assert round(first["overall"] * 10) == 8  # "right about 8 times out of 10"
+    assert by["Pen on a tablet"] == 30 and 30 - by["Finger on a phone"] == 10  # "wrong about 1 time in 3"
+    lab.add("mouse")
+    after = {a["group"]: a["right"] for a in lab.test()["accuracy"]}
+    assert after["Finger on a phone"] == by["Finger on a phone"] == 20  # "It stays the same: 20 of 30 right."
+    assert after["Mouse on a laptop"] > by["Mouse on a laptop"]  # "help mouse players a little"
+
+
+def test_every_lessons_predictions_are_saved_for_the_teacher():
+    """Issue 19 part 6: each checked prediction is saved in the lesson's journal (with whether it
+    was right), so the dashboard shows concept checks beside the Discuss answers."""
+    from tokens_edu.widgets import PredictionBox
+
+    for path in LESSON_PAGES:
+        shown = run_notebook(path)
+        boxes = [x for x in shown if isinstance(x, PredictionBox)]
+        discuss = [x for x in shown if isinstance(x, DiscussBox)]
+        for box in boxes:
+            assert box.journal is not None and box.journal.lesson == path.stem, path.name
+            assert box.journal is discuss[-1].journal, path.name  # one journal: one name per page
+
+
+def test_lesson_11_never_loads_pandas(tmp_path):
+    """Lesson 11 keeps its kernel small (issue 19: under 120 MiB; pandas alone is about 30 MiB):
+    its labs, the drawings and the saving work without pandas. Run in a fresh Python."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.path.insert(0, {support!r}); from notebooks import run_notebook, LESSONS\n"
+            "shown = run_notebook(LESSONS / '11-fair-data.ipynb')\n"
+            "from tokens_edu.widgets import FairDataLab, ExitQuestion\n"
+            "journal = shown[-1].journal\n"
+            "lab = FairDataLab(journal); lab.test(); lab.add('finger'); lab.test()\n"
+            "box = [x for x in shown if isinstance(x, ExitQuestion)][0]\n"
+            "box.choice_buttons.value = box.choice_buttons.options[0]; box.save()\n"
+            "print('pandas' in sys.modules)\n"
+            "print(len(journal.responses(all_students=True)) == 3)").format(support=str(ROOT / "tests" / "support"))
+    env = {**__import__("os").environ, "TOKENS_EDU_DATA": str(tmp_path), "QUERY_STRING": "student=x"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-2] == "False", "lesson 11 loaded pandas"
+    assert done.stdout.strip().splitlines()[-1] == "True"  # two test results and the exit answer saved

@@ -174,6 +174,14 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
     from tokens_edu.widgets import thinking_pane  # the computer's thinking pane and the Hint
 
     texts |= set(thinking_pane.MESSAGES.values())
+    from tokens_edu.widgets import command_lab, drawing_lab, exit_question, fair_data, teach_lab, who
+
+    # the learning lessons' labs (lessons 8 and 11) and the exit questions; "{label}" and the
+    # like are filled with a one-word value, as on the page
+    for messages in (drawing_lab.MESSAGES, command_lab.MESSAGES, fair_data.MESSAGES, exit_question.MESSAGES,
+                     teach_lab.MESSAGES):
+        texts |= {re.sub(r"\{\w+\}", "Flag", t) for t in messages.values()}
+    texts.add(who.NO_NAME)
     from tokens_edu.widgets.deck_check import EXAMPLE_DECK, DeckCheck
 
     deck_box = DeckCheck()

@@ -69,9 +69,9 @@ def test_guide_quotes_the_lessons_discuss_question(path):
 def test_lessons_discuss_different_cards_and_give_four_topics_a_slot():
     """Issue 19: eight of the nine closing questions once framed a risk, two lessons asked the
     same card's, and jobs, deepfakes, the environment and bias in data had no lesson. Now each
-    lesson asks about a different card, and each of those four topics has a lesson."""
+    of the eleven lessons asks about a different card, and each of those four topics has a lesson."""
     cards = [closing_discuss(path)[0].name for path in LESSON_PAGES]
-    assert len(cards) == 9 and len(set(cards)) == 9, cards
+    assert len(cards) == 11 and len(set(cards)) == 11, cards
     topics = {"jobs": {"Job Disruption", "AI Career Path"}, "deepfakes": {"Deepfake"},
               "the environment": {"Environmental Footprint", "Data Center", "GPU"},
               "bias in data": {"Bias in Data"}}
@@ -111,3 +111,25 @@ def test_missing_guide_says_where_it_should_be(tmp_path):
     with pytest.raises(FileNotFoundError, match="teacher-guide.md"):
         teacher_guide_text(tmp_path / "nope.md")
     assert "is not at" in teacher_guide(tmp_path / "nope.md").data
+
+
+def test_guide_covers_lessons_10_and_11_and_the_coding_notebooks():
+    """Issue 19 part 8: lessons 10 and 11 (full sections, checked above), and each coding
+    notebook with its objective, timing, answers to look for, a paper-only version and its
+    AI4K12 Big Ideas; the lesson 11 figures the guide quotes are the ones students measure."""
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+    text = section("The coding notebooks")
+    for path in notebooks:
+        title = "".join(notebook(path)["cells"][0]["source"]).splitlines()[0].lstrip("# ").strip()
+        m = re.search(rf"^### Notebook {int(path.name[:2])}: {re.escape(title)}.*?(?=^### |\Z)", text, re.M | re.S)
+        assert m, f"the guide has no section for notebook {path.name} ({title})"
+        for part in ("**Objective:**", "**Time:**", "**Answers to look for:**", "**Paper-only:**", "**AI4K12:**"):
+            assert part in m.group(0), (path.name, part)
+    from tokens_edu.widgets import FairDataLab
+
+    lab = FairDataLab()
+    by = {a["group"]: a["right"] for a in lab.test()["accuracy"]}
+    eleven = " ".join(section("Lesson 11: Fair data").split())
+    assert (f"pen {by['Pen on a tablet']} of 30 right (100%), mouse {by['Mouse on a laptop']} of 30 (73%), "
+            f"finger {by['Finger on a phone']} of 30 (67%)") in eleven
+    assert "Concept checks" in GUIDE

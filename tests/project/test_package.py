@@ -101,6 +101,7 @@ def test_wheel_carries_every_card_and_lesson_file(wheel):
     # the widgets' front-end files (package data of tokens_edu.widgets)
     for static in sorted((ROOT / "tokens_edu" / "widgets" / "static").glob("*.*")):
         assert f"tokens_edu/widgets/static/{static.name}" in names, static.name
+    assert "tokens_edu/lab/data/sketches.csv" in names  # the sketch table of lessons 8 and 11
 
 
 def test_installed_package_reads_its_cards_from_site_packages(fresh):

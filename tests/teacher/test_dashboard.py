@@ -195,6 +195,52 @@ def test_answers_are_escaped_filtered_and_latest_first(dash, db):
     assert "second try" in page and "Bo&#x27;s idea" not in page
 
 
+def test_concept_checks_sit_beside_the_answers(dash, db):
+    """Issue 19 part 6: predictions, exit questions and lesson results, by student, lesson and
+    question, with how many are right, on the Answers page beside the Discuss answers."""
+    lesson = "11-fair-data"
+    ana = Journal(db, student="Ana", lesson=lesson)
+    bo = Journal(db, student="Bo", lesson=lesson)
+    ana.save("Fairness Check", "Only if it is fixed first.")
+    ana.save_response("Which group do you think the app will get wrong most often?", "Pen on a tablet",
+                      kind="prediction", correct=False)
+    ana.save_response("Which group do you think the app will get wrong most often?", "Finger on a phone",
+                      kind="prediction", correct=True)
+    bo.save_response("Which group do you think the app will get wrong most often?", "<b>Mouse</b>",
+                     kind="prediction", correct=False)
+    bo.save_response("Test result: accuracy for each group", "Test 1: pen 100%, finger 67%", kind="result")
+    ana.save_response("What is the best first step to fix it?", "Add examples from the group it fails",
+                      kind="exit", correct=True)
+    c = teacher(dash)
+    _, _, page = c.get(dash.root + f"?lesson={lesson}")
+    answers_at, checks_at = page.index('class="discuss-answers"'), page.index('class="checks"')
+    assert answers_at < checks_at and "Only if it is fixed first." in page[answers_at:checks_at]
+    summary = page[page.index('class="check-summary"'):page.index("By student")]
+    assert re.search(r"wrong most often\?</td><td>Prediction</td><td class=\"num\">2</td>"
+                     r"<td class=\"score\">1 of 2 right \(1 of 3 tries\)</td>", summary), summary
+    assert "Exit question</td><td class=\"num\">1</td><td class=\"score\">1 of 1 right" in summary
+    assert "Result</td><td class=\"num\">1</td><td class=\"score\">no single right answer" in summary
+    assert "&lt;b&gt;Mouse&lt;/b&gt;" in page and "<b>Mouse</b>" not in page  # escaped
+    assert "(1 of 2 tries right)" in page  # Ana's latest guess, after a wrong one
+    _, _, page = c.get(dash.root + f"?lesson={lesson}&student=Bo&fragment=1")
+    checks = page[page.index('class="checks"'):]
+    assert "Test 1: pen 100%" in checks and "Finger on a phone" not in checks  # Bo's only
+    _, _, page = c.get(dash.root + "?lesson=05-play-the-computer")
+    assert "No predictions, exit questions or results yet" in page
+
+
+def test_events_tell_the_page_when_a_prediction_arrives(dash, db):
+    c = teacher(dash)
+    stream = c.opener.open(dash.root + "events", timeout=20)
+    first = stream.readline().decode()
+    stream.readline()
+    Journal(db, student="Cy", lesson="10-teach-the-computer").save_response(
+        "Batch guess: what will its win rate do?", "It will go up", kind="prediction", correct=True)
+    second = stream.readline().decode()
+    assert second.startswith("data: ") and second != first
+    stream.close()
+
+
 def test_export_is_formula_safe(dash, db):
     nasty = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx"]
     for i, text in enumerate(nasty):

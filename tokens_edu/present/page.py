@@ -36,7 +36,6 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..game.tables import game_tables
 from ..players.match import prompt_for
 from .faces import LOG_LINES, WIN_TOKENS, board_state, card_face, moves_state, plain, sides_state
 
@@ -246,6 +245,10 @@ class Page:
     def tables(self) -> dict:
         """The State tables (pandas) as the page may show them: ``players``, ``board``, ``hand``
         (None under a hot-seat cover) and ``log``, seen from the bottom seat."""
+        # pandas loads here, not when the module does: `import tokens_edu` (which imports this
+        # module through present.render) must not load pandas in every lesson's kernel (~30 MiB)
+        from ..game.tables import game_tables
+
         obs = self.obs if self.obs.player == self.seat else None
         tables = dict(game_tables(self.game, self.seat, obs=obs))
         if self.viewer is None:

@@ -5,7 +5,9 @@
 the games of :mod:`tokens_edu.saved_games`) and never writes to it. Pages:
 
 * **Answers** (``/``): every answer by student, lesson and card, with filters and a search;
-  each student's latest answer per card by default, every save on request.
+  each student's latest answer per card by default, every save on request. Beside them, the
+  same students' **concept checks** (predictions, exit questions and lesson results, with how
+  many are right: :mod:`tokens_edu.teacher.checks`).
 * **Progress** (``/progress``): a grid of who has answered which prompt, and each student's
   latest game (playing now at what score, won, lost).
 * **Answer wall** (``/wall``): the answers to one card in large type with **no names**, to
@@ -71,6 +73,8 @@ from ..store.journal import (
     write_csv,
 )
 from ..store.roster import Roster, roster_table
+from ..store.schema import responses as responses_table
+from .checks import checks_html
 
 __all__ = ["make_app", "serve", "TokenAuth", "DashboardData", "safe_cell", "answers_csv",
            "DEFAULT_PORT"]
@@ -183,7 +187,9 @@ class DashboardData:
                  if self.games._ready() else ())
             r = (conn.execute(sa.select(sa.func.count(), sa.func.max(roster_table.c.code))).first()
                  if self.roster._ready() else ())
-        return tuple(str(x) for x in (*a, *g, *r))
+            c = (conn.execute(sa.select(sa.func.count(), sa.func.max(responses_table.c.saved_at))).first()
+                 if sa.inspect(conn).has_table(responses_table.name) else ())
+        return tuple(str(x) for x in (*a, *g, *r, *c))
 
     def answers(self, student: str = "", lesson: str = "", card: str = "", search: str = "",
                 every_save: bool = False):
@@ -209,6 +215,20 @@ class DashboardData:
         if not every_save and len(df):
             df = df.sort_values("saved_at").drop_duplicates(["student", "lesson", "card"], keep="last")
         return df.sort_values("saved_at", ascending=False)
+
+    def responses(self, student: str = "", lesson: str = ""):
+        """Predictions, exit questions and lesson results (every save, oldest first), for the
+        concept checks beside the answers (:mod:`tokens_edu.teacher.checks`).
+
+        Args:
+            student, lesson: keep only rows with exactly this value ("" keeps all).
+        """
+        df = self.journal.responses(all_students=True)
+        if student:
+            df = df[df["student"] == student]
+        if lesson:
+            df = df[df["lesson"] == lesson]
+        return df
 
     def choices(self) -> dict:
         """The values the filters offer: ``students``, ``lessons``, ``cards``, ``prompts``
@@ -493,6 +513,7 @@ class AnswersHandler(BaseHandler):
         f = {k: self.get_query_argument(k, "") for k in ("student", "lesson", "card", "q")}
         every = bool(self.get_query_argument("every", ""))
         df = await self.run(lambda: self.data.answers(f["student"], f["lesson"], f["card"], f["q"], every))
+        checks = await self.run(lambda: self.data.responses(f["student"], f["lesson"]))
         choices = await self.run(self.data.choices)
         query = {k: v for k, v in f.items() if v}
         if every:
@@ -522,6 +543,9 @@ class AnswersHandler(BaseHandler):
                 + ('<table class="answers"><thead><tr><th>Saved</th><th>Student</th><th>Lesson</th>'
                    '<th>Card</th><th>Answer</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table>"
                    if rows else '<p class="empty">No answers yet. They appear here as students save them.</p>'))
+        # beside the Discuss answers: what the same students predicted and measured (concept checks)
+        body = (f'<div class="beside"><section class="discuss-answers">{body}</section>'
+                f"{checks_html(checks, when=_when)}</div>")
         self.fragment_or_page("Answers", body, "answers", controls)
 
 
@@ -1069,6 +1093,12 @@ table { border-collapse: collapse; background: #fff; }
 th, td { border: 1px solid #ddd; padding: 5px 8px; text-align: left; vertical-align: top; font-size: 14px; }
 td.answer { white-space: pre-wrap; max-width: 60ch; overflow-wrap: anywhere; }
 td.when, td.num { white-space: nowrap; }
+.beside { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+.beside > .discuss-answers { flex: 3 1 560px; min-width: 0; }
+.beside > .checks { flex: 2 1 420px; min-width: 0; }
+.checks h2 { font-size: 18px; margin: 0 0 6px; } .checks h3 { font-size: 15px; margin: 12px 0 4px; }
+.checks .right { color: #1d5e20; font-weight: bold; } .checks .wrong { color: #8a1c1c; font-weight: bold; }
+.checks .open { color: #666; } .checks td.question { max-width: 28ch; } .checks td.score { white-space: nowrap; }
 .saves { color: #666; font-size: 12px; }
 .count, .note, .empty { color: #444; }
 .grid-wrap { overflow: auto; max-height: 75vh; }

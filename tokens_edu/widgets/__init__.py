@@ -2,7 +2,12 @@
 card table), :class:`NewGamePanel` (pick decks, then play), :class:`PuzzlePicker` (several
 scenarios on one table), :class:`CardTable` (the table widget alone), :class:`DiscussBox`,
 :class:`PredictionBox` (predict, then "Check my prediction"), :class:`ReplayView` (step
-through a whole game).
+through a whole game), and for the learning lessons :class:`PixelGrid` (draw on a grid),
+:class:`DrawingLab` and :class:`CommandLab` (lesson 8: the class trains a drawing classifier; a
+student trains a word classifier), :class:`FairDataLab` and :class:`EthicalMatrix` (lesson 11),
+:class:`TrainingLab`, :class:`CopyLab` and :class:`TestBench` (lesson 10: a computer player
+learns by playing, learns to copy a student, and is tested), :class:`ExitQuestion` (a lesson's
+exit question, saved for the teacher).
 
 Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
 ``tables``...) and hold no rules; what a page may show is decided by the presenter
@@ -28,6 +33,15 @@ _WHERE = {
     "PredictionBox": ".predict",
     "DeckCheck": ".deck_check",
     "ReplayView": ".replay_view",
+    "PixelGrid": ".pixel_grid",
+    "DrawingLab": ".drawing_lab",
+    "CommandLab": ".command_lab",
+    "FairDataLab": ".fair_data",
+    "ExitQuestion": ".exit_question",
+    "EthicalMatrix": ".exit_question",
+    "TrainingLab": ".teach_lab",
+    "CopyLab": ".teach_lab",
+    "TestBench": ".teach_lab",
 }
 
 __all__ = list(_WHERE)

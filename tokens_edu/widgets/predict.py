@@ -10,6 +10,12 @@ The student first picks one of the choices (or types a guess when there are no c
 pressing the button with no guess says so in plain words and shows nothing. After the answer is
 shown, the guess is locked, so what the student predicted stays on the page beside the answer.
 
+With a ``journal``, the guess is saved when it is checked, under the page's student
+(:mod:`tokens_edu.widgets.who`) (a response of kind ``"prediction"``,
+with ``correct`` when the question has a right answer), so the teacher's dashboard shows how
+the class predicted beside the Discuss answers. A guess that cannot be saved still shows the
+answer, with a short grey line saying why it was not saved.
+
 Stable CSS classes for browser tests and styling: ``tokens-predict`` (the whole box),
 ``tokens-predict-question``, ``tokens-predict-choices``, ``tokens-predict-guess``,
 ``tokens-predict-check``, ``tokens-predict-result``.
@@ -30,6 +36,8 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
+from .who import ensure_student
+
 __all__ = ["PredictionBox", "MESSAGES"]
 
 log = logging.getLogger(__name__)
@@ -43,6 +51,7 @@ MESSAGES = {
     "wrong": "Not this time. That's how we learn!",
     "guess": "You guessed:",
     "error": "Sorry, the answer did not load. Ask your teacher.",
+    "not_saved": "Your guess was not saved:",
 }
 
 _GREEN = "#1d5e20"
@@ -61,6 +70,10 @@ class PredictionBox(widgets.VBox):
         correct: which choice is right (one of ``choices``), or None when any guess is fine
             (an opinion, or a count the answer explains). Never sent to the page before the
             check.
+        journal: the lesson's :class:`~tokens_edu.store.Journal`, to save the guess in when it
+            is checked; None saves nothing.
+        key: the question's id in the lesson (the same each time; the teacher's dashboard shows it);
+            None uses the question's words (at most 200 characters).
 
     Attributes:
         question_html: the ``HTML`` with the question.
@@ -69,6 +82,7 @@ class PredictionBox(widgets.VBox):
         check_button: the **Check my prediction** ``Button``.
         result: the ``HTML`` that is empty until the check, then shows the answer.
         revealed: True once the answer is shown.
+        saved_id: the id of the saved guess, or None.
 
     Raises:
         ValueError: an empty question or answer, fewer than two choices or repeated ones, or a
@@ -76,7 +90,7 @@ class PredictionBox(widgets.VBox):
     """
 
     def __init__(self, question: str, answer: str, choices: Sequence[str] | None = None,
-                 correct: str | None = None, **kwargs):
+                 correct: str | None = None, journal=None, key: str | None = None, **kwargs):
         question = " ".join(str(question).split())
         answer = str(answer).strip()
         choices = [str(c) for c in (choices or [])]
@@ -92,6 +106,9 @@ class PredictionBox(widgets.VBox):
         self._answer = answer
         self._correct = correct
         self.revealed = False
+        self.journal = journal
+        self.key = str(key).strip() if key is not None and str(key).strip() else question[:200]
+        self.saved_id: str | None = None
 
         self.question_html = widgets.HTML(
             f'<p style="font-size:16px;margin:4px 0"><strong>Predict:</strong> {html.escape(question)}</p>')
@@ -156,7 +173,23 @@ class PredictionBox(widgets.VBox):
             self.guess_box.disabled = True
         self.check_button.disabled = True
         self.revealed = True
+        self._save(guess)
         return True
+
+    def _save(self, guess: str) -> None:
+        """Save the checked guess in the journal (when there is one); never raises."""
+        if self.journal is None:
+            return
+        correct = None if self._correct is None else guess == self._correct
+        try:
+            ensure_student(self.journal)
+            self.saved_id = self.journal.save_response(self.key, guess, kind="prediction", correct=correct)
+        except ValueError as e:  # no name yet, saving too often, the store is down: say so, go on
+            log.info("PredictionBox: guess not saved: %s", e)
+            self.result.value += (f'<p style="color:#555;font-size:13px;margin:2px 0">'
+                                  f'{html.escape(MESSAGES["not_saved"])} {html.escape(str(e))}</p>')
+        except Exception:
+            log.exception("PredictionBox: saving the guess failed")
 
     def _on_check(self, _button=None) -> None:
         try:

@@ -168,8 +168,8 @@ def axe_pages(browser, server, shots: Path | None = None) -> dict[str, dict[str,
                 if (n !== w.n) { w.n = n; w.t = now; } return now - w.t > 3000; }""", polling=500, timeout=120_000)
             for i in range(2):  # hot seat: the two names
                 name = page.locator(f".tokens-name-{i} input")
-                if name.count():
-                    name.fill("Ana" if i == 0 else "Ben")
+                if name.count() and name.first.is_visible() and name.first.is_enabled():
+                    name.first.fill("Ana" if i == 0 else "Ben")
             start = page.locator("button.tokens-start")
             if start.count() and start.first.is_visible():
                 start.first.click()

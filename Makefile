@@ -1,16 +1,21 @@
 # Tokens TCG teaching kit. Two commands:
-#   make serve   serve the lessons to a class (http://127.0.0.1:8866/)
+#   make serve   serve the lessons to a class (http://127.0.0.1:8866/); installs only what serving needs
 #   make test    build .venv if needed, then run the whole test suite and the notebook smoke test
 #   make lab     (for students who code) JupyterLab on notebooks/ with the project's kernel
 # Also: make test-fast (unit tests only, about 2 minutes), make teacher (the teacher dashboard),
 # make bench (benchmarks/*.py), make clean (remove .venv and build leftovers).
-# Options: make serve SERVE_ARGS="--pool-size 30 --data-dir /srv/answers"
+# Options: make serve SERVE_ARGS="--today 03 --data-dir /srv/answers"
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed
+# What each command installed: serving only (`make serve`), + JupyterLab and plots (`make lab`),
+# + everything the tests need (`make test`).
+SERVE_STAMP := $(VENV)/.installed-serve
+LAB_STAMP   := $(VENV)/.installed-lab
+STAMP       := $(VENV)/.installed-test
 NOTEBOOK_DIRS := lessons notebooks
+comma := ,
 SERVE_ARGS ?=
 LAB_ARGS ?=
 TEACHER_ARGS ?=
@@ -24,14 +29,25 @@ venv: $(STAMP)
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-# One pip call for the package and its test extras, so Voila, ipywidgets and JupyterLab are
-# resolved together (mismatched versions are the usual cause of widgets not showing in Voila).
-# Then register this venv's Python as the "python3" kernel inside the venv, so lessons run
-# here and not in some other Python on the machine.
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --disable-pip-version-check -e '.[test]'
+# One pip call for the package and the extras a command needs, so Voila, ipywidgets (and
+# JupyterLab) are resolved together (mismatched versions are the usual cause of widgets not
+# showing in Voila). Then register this venv's Python as the "python3" kernel inside the venv,
+# so lessons run here and not in some other Python on the machine.
+define install
+	$(PY) -m pip install --disable-pip-version-check -e '.$(1)'
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (tokens-edu)"
 	touch $@
+endef
+
+$(SERVE_STAMP): pyproject.toml | $(PY)
+	$(call install,)
+
+$(LAB_STAMP): pyproject.toml | $(PY)
+	$(call install,[lab$(comma)rl])
+
+$(STAMP): pyproject.toml | $(PY)
+	$(call install,[test])
+	touch $(SERVE_STAMP) $(LAB_STAMP)
 
 test: test-unit test-notebooks
 
@@ -59,19 +75,19 @@ test-notebooks: $(STAMP)
 	echo "TOKENS_EDU_DATA=$$data $(PY) -m pytest --nbval-lax --nbval-current-env$$dirs"; \
 	env -u JUPYTERHUB_USER -u TOKENS_EDU_DB_URL TOKENS_EDU_DATA="$$data" $(PY) -m pytest --nbval-lax --nbval-current-env $$dirs
 
-serve: $(STAMP)
+serve: $(SERVE_STAMP)
 	$(VENV)/bin/tokens-edu serve $(SERVE_ARGS)
 
 # JupyterLab on the notebooks folder; the "python3" kernel is this venv's (see $(STAMP)).
 # Options go in LAB_ARGS, e.g. make lab LAB_ARGS="--no-browser --port 8890". As root (a
 # container), JupyterLab refuses to start without --allow-root, so it is added then.
 LAB_ROOT := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root)
-lab: $(STAMP)
+lab: $(LAB_STAMP)
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks $(LAB_ROOT) $(LAB_ARGS)
 
 # The teacher dashboard (answers, progress, answer wall, games) at http://127.0.0.1:8867/
 # Options: make teacher TEACHER_ARGS="--data-dir /srv/answers"
-teacher: $(STAMP)
+teacher: $(SERVE_STAMP)
 	$(VENV)/bin/tokens-edu teacher $(TEACHER_ARGS)
 
 bench: $(STAMP)

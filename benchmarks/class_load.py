@@ -1,45 +1,43 @@
-"""A class opens a lesson at once, and a class reloads: page times, kernels and memory.
+"""A class on a bare ``make serve``: memory, warm-up, and 30 students opening today's lesson.
 
-Starts ``tokens-edu serve`` on a free port (a temporary answers folder), waits until its warm
-kernels are ready, then plays one of these:
+The default run does, ``--runs`` times (3), what a teacher and a class do:
 
-* **open** (the default): N students open the lesson page at the same moment (threads with
-  urllib, each with its own ``?student=``). A page is usable when its HTML with the widget
-  outputs (``vnd.voila.cell-output+json``) has arrived. Prints p50/p95/max page time.
-* **storm** (``--storm``): N students open the page, then each reloads it ``--reloads`` times at
-  random moments within ``--minute`` seconds, as a browser does: the page's shutdown call (the
-  ``beforeunload`` beacon, with the page's ``_xsrf`` cookie), then the page again; each open page
-  also holds its kernel's websocket, as a browser does. Prints p50/p95/max of every page load,
-  pages that failed or arrived without widgets, the peak number of kernels and the peak memory of
-  the server and its kernels (PSS), and the kernels left 30 s after the storm (the pool plus the
-  pages still open, when nothing leaks).
+1. start ``tokens-edu serve`` with no options at all (what a bare ``make serve`` runs: the
+   kit's lessons, a temporary answers folder, a free port), and wait until its warm kernels are
+   ready: **memory before the teacher names the lesson** (PSS of the server and its kernels);
+2. say today's lesson from the command line (``tokens-edu today LESSON``), as a teacher does,
+   and wait until the server says "Ready for the class" (the start page and today's lesson
+   warm): **time until the start page and one lesson are warm** (from the start) and **memory
+   before any student**;
+3. open today's lesson in ``--students`` (30) real Chromium pages at the same moment (one
+   browser, a context each, 1366x768), each usable when every widget of the page is drawn from
+   its kernel (no widget output left empty, no "lost its lesson" message): **page times p50/p95**;
+4. stop the server with Ctrl-C (SIGINT): **seconds to stop** and the lines it printed.
 
-How the server is started:
+It prints each run's figures and min / median / max over the runs, with the machine's load
+(the 1-minute load average before and after each run: the machine is shared, and every figure
+moves with it). ``--memory-minutes M`` instead watches a bare ``tokens-edu serve`` for M minutes
+and prints its memory every 30 s (issue 20: a bare serve climbed 1.3 GiB every 30 s to 13.4 GiB).
 
-* by default with a warm pool as big as the class for the chosen lesson only
-  (``--pool-size N --preheat-only LESSON``), the way a teacher who knows today's lesson starts it;
-* ``--defaults``: a plain ``tokens-edu serve`` with no pool options at all (the server sizes its
-  pools from memory); the benchmark waits until every warm kernel of every lesson is ready;
-* ``--all-lessons``: a pool for every lesson, ``--pool-size`` each (serve's default when not given).
+``--install`` first installs the kit into a new venv with no extras (what the README tells a
+school's server to do, and what ``make serve`` installs), prints how long that took, and runs
+everything above from that install: the figures are then the start after an install.
 
-``--no-wait`` opens the pages as soon as the server answers (a class arriving right after the
-teacher starts the server). To compare with another version, run the benchmark from that
-version's folder so ``-m tokens_edu.cli`` finds it first: ``git archive REV | tar -x -C /tmp/old``,
-then ``cd /tmp/old && PYTHONPATH=/tmp/old /path/to/.venv/bin/python /path/to/benchmarks/class_load.py
---lessons /tmp/old/lessons``. ``--cli FILE`` runs an older ``cli.py`` written as a script (one that
-uses relative imports fails that way). ``--browser`` (open mode only) uses real Chromium pages, usable when
-the first widget is drawn; they all run on this one machine, so use a few students there.
+The older measurements stay available: ``--pool N`` (a warm pool of N for the lesson only, the
+way a teacher started the server before), with ``--http`` (pages fetched over HTTP instead of a
+browser) or ``--storm`` (every student reloads a few times: peak kernels and memory).
 
-Targets (issue 8): open p95 <= 3 s; storm: peak kernels <= students + warm pool, no page missing
-its widgets; PSS <= 90 MiB per kernel. Exit code 1 when one is missed.
+Targets (issue 20): memory before any student < 2 GiB; 30 students p95 <= 3 s with every widget
+working. Exit code 1 when one is missed.
 
 Usage::
 
-    .venv/bin/python benchmarks/class_load.py [--students 30] [--lesson 03-task-and-audit]
-        [--defaults | --all-lessons | --pool-size N] [--storm [--reloads 3] [--minute 60]]
-        [--no-wait] [--cli FILE] [--lessons DIR] [--browser]
+    .venv/bin/python benchmarks/class_load.py [--runs 3] [--students 30] [--lesson 01-read-a-card]
+    .venv/bin/python benchmarks/class_load.py --install      # the same, from a new plain install
+    .venv/bin/python benchmarks/class_load.py --memory-minutes 10
+    .venv/bin/python benchmarks/class_load.py --pool 30 [--http | --storm] [--students 30]
 
-Needs Linux (``/proc``). The machine's other work shows in the figures: run it on a quiet one.
+Needs Linux (``/proc``) and Debian's Chromium (``/usr/bin/chromium``).
 """
 
 from __future__ import annotations
@@ -47,7 +45,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import http.cookiejar
-import json
 import random
 import re
 import signal
@@ -58,7 +55,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -69,6 +65,10 @@ ROOT = Path(__file__).resolve().parent.parent
 MARKER = "vnd.voila.cell-output+json"
 TARGET_P95_S = 3.0
 TARGET_PSS_MIB = 90.0
+TARGET_MEMORY_GIB = 2.0
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-dev-shm-usage"]
 
 
 def free_port() -> int:
@@ -76,18 +76,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def tiny_lessons(folder: Path) -> Path:
-    """Write a one-widget notebook ``tiny.ipynb`` in ``folder``; return the folder."""
-    import nbformat
-
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.cells = [nbformat.v4.new_code_cell("import ipywidgets as w\nw.Button(description='Hello')")]
-    folder.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, folder / "tiny.ipynb")
-    return folder
 
 
 def kernels_of(server_pid: int) -> list[psutil.Process]:
@@ -127,17 +115,49 @@ def tree_pss_mib(server_pid: int) -> float:
     return total + sum(pss_mib(k.pid) or 0.0 for k in kids)
 
 
+def command(cli: Path | None) -> list[str]:
+    """How to run ``tokens-edu``: this checkout's (``python -m tokens_edu.cli``), or the
+    command ``cli`` of an install (``--install``)."""
+    return [sys.executable, "-m", "tokens_edu.cli"] if cli is None else [str(cli)]
+
+
+def fresh_install(folder: Path) -> tuple[Path, float]:
+    """Install the kit as a school's server would (README: a plain ``pip install`` of this
+    folder into a new venv, no extras; then the venv's kernel, as ``make serve`` does).
+
+    Returns:
+        (the venv's ``tokens-edu`` command, seconds the install took).
+    """
+    t0 = time.monotonic()
+    venv = folder / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    pip = subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                          str(ROOT)], capture_output=True, text=True)
+    if pip.returncode:  # pip's own lines only when it failed (this machine's mirror warns a lot)
+        raise SystemExit("The install failed:\n" + pip.stdout + pip.stderr)
+    subprocess.run([str(py), "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"],
+                   check=True, capture_output=True)
+    return venv / "bin" / "tokens-edu", time.monotonic() - t0
+
+
+def _ctrl_c_reaches() -> None:
+    """In the server's process: Ctrl-C (SIGINT) stops it, as in a teacher's terminal. A
+    benchmark started in the background (``... &`` from a script) has SIGINT ignored, and a
+    child inherits that: the Ctrl-C this benchmark sends would do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Server:
     """``tokens-edu serve`` in a child process; its output is collected line by line."""
 
     def __init__(self, args: list[str], port: int, data: Path, cli: Path | None = None):
         self.port = port
         self.lines: list[str] = []
-        program = ["-m", "tokens_edu.cli"] if cli is None else [str(cli)]
         self.proc = subprocess.Popen(
-            [sys.executable, *program, "serve", "--port", str(port), "--data-dir", str(data),
-             *args],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [*command(cli), "serve", "--port", str(port), "--data-dir", str(data), *args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            preexec_fn=_ctrl_c_reaches)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -410,71 +430,249 @@ def storm(base: str, url: str, n: int, reloads: int, minute: float, pid: int,
             "left": left}
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark; print the figures; 0 when the targets are met."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--students", type=int, default=30, help="students (30)")
-    ap.add_argument("--pool-size", type=int, default=None,
-                    help="warm kernels per lesson (default: students, or serve's own sizing "
-                         "with --defaults / --all-lessons)")
-    ap.add_argument("--lessons", type=Path, default=ROOT / "lessons", help="lessons folder")
-    ap.add_argument("--lesson", default=None, help="lesson notebook name (default: the first)")
-    ap.add_argument("--refill-delay", type=int, default=None,
-                    help="seconds before a taken warm kernel is replaced (default: serve's)")
-    ap.add_argument("--defaults", action="store_true",
-                    help="a plain 'tokens-edu serve' with no pool options")
-    ap.add_argument("--all-lessons", action="store_true",
-                    help="a pool for every lesson (--pool-size each, or serve's default)")
-    ap.add_argument("--storm", action="store_true", help="the reload storm instead")
-    ap.add_argument("--reloads", type=int, default=3, help="reloads per student (storm; 3)")
-    ap.add_argument("--minute", type=float, default=60.0,
-                    help="seconds the reloads are spread over (storm; 60)")
-    ap.add_argument("--browser", action="store_true", help="open mode with real Chromium pages")
-    ap.add_argument("--no-wait", action="store_true",
-                    help="open the pages as soon as the server answers (pools still warming)")
-    ap.add_argument("--cli", type=Path, default=None,
-                    help="run this cli.py instead of tokens_edu.cli (compare versions)")
-    ap.add_argument("--timeout", type=float, default=1200, help="seconds to wait for the pool")
-    args = ap.parse_args(argv)
+
+#: True once the page is usable: its cells are all there and every widget output is drawn from
+#: its kernel; "told: ..." (the page's words) when the page tells the student to reload: its
+#: kernel is gone, it has not reached its kernel after 30 s, or it failed to load.
+USABLE = """() => {
+  const told = document.querySelector('.tokens-page-gone, .tokens-page-failed, .tokens-lost-contact');
+  if (told) { return 'told: ' + (told.textContent || '').trim().slice(0, 60); }
+  if (document.readyState !== 'complete') { return false; }
+  const panels = [...document.querySelectorAll('.jp-OutputArea-output.lm-Panel')];
+  return panels.length > 0 && panels.every(p => p.querySelector('.jupyter-widgets'));
+}"""
+
+
+def load1() -> float:
+    """The machine's 1-minute load average."""
+    return float(open("/proc/loadavg").read().split()[0])
+
+
+def wait_line(server: "Server", text: str, timeout: float, after: int = 0) -> float:
+    """Wait until the server printed a line containing ``text`` (from line ``after``); seconds."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        server._check()
+        if any(text in line for line in server.lines[after:]):
+            return time.monotonic() - t0
+        time.sleep(0.2)
+    raise SystemExit(f"No line {text!r} after {timeout:.0f} s:\n" + "\n".join(server.lines[-20:]))
+
+
+def settle(pid: int, timeout: float = 120) -> None:
+    """Wait until the server and its kernels stop using CPU (pre-rendering is done)."""
+    last, t0 = -1.0, time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        split = cpu_split(pid)
+        total = sum(seconds for _, seconds in split.values())
+        if last >= 0 and total - last < 0.1 + 0.002 * len(split):
+            return
+        last = total
+        time.sleep(2)
+
+
+def open_pages_usable(url: str, n: int, timeout: float) -> list[tuple[float, bool, str]]:
+    """``n`` Chromium pages (one browser, a context each) open ``url`` at the same moment:
+    (seconds until usable, usable, why not) each. See :data:`USABLE`."""
+    from playwright.async_api import async_playwright
+
+    async def run():
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+            contexts = []
+            for k in range(n):
+                context = await browser.new_context(viewport={"width": 1366, "height": 768})
+
+                async def only_loopback(route):
+                    host = urllib.parse.urlparse(route.request.url).hostname
+                    await (route.continue_() if host in ("127.0.0.1", "localhost") else route.abort())
+
+                await context.route("**/*", only_loopback)
+                contexts.append((context, await context.new_page()))
+            start = asyncio.Event()
+
+            async def student(k: int, page) -> tuple[float, bool, str]:
+                await start.wait()
+                t = time.monotonic()
+                try:
+                    await page.goto(f"{url}?student=s{k:02d}", wait_until="commit",
+                                    timeout=timeout * 1000)
+                    handle = await page.wait_for_function(USABLE, polling=100, timeout=timeout * 1000)
+                    state = await handle.json_value()
+                    return time.monotonic() - t, state is True, "" if state is True else str(state)
+                except Exception as e:  # noqa: BLE001 - a failed page is a figure
+                    return time.monotonic() - t, False, type(e).__name__
+
+            tasks = [asyncio.ensure_future(student(k, page)) for k, (_, page) in enumerate(contexts)]
+            await asyncio.sleep(0.5)
+            start.set()
+            try:
+                return await asyncio.gather(*tasks)
+            finally:
+                for context, _ in contexts:
+                    await context.close()
+                await browser.close()
+
+    return asyncio.run(run())
+
+
+def percentiles(times: list[float]) -> tuple[float, float, float]:
+    """(p50, p95, max) of ``times`` (p95 by the inclusive method: 30 pages -> between the
+    28th and 29th slowest)."""
+    times = sorted(times)
+    p95 = statistics.quantiles(times, n=20, method="inclusive")[-1] if len(times) > 1 else times[0]
+    return statistics.median(times), p95, times[-1]
+
+
+def bare_run(args, lessons: Path, lesson: str, tmp: Path) -> dict:
+    """One run of the default measurement (see the module docs). Returns its figures."""
+    port, data = free_port(), tmp / "data"
+    load_before = load1()
+    t0 = time.monotonic()
+    server = Server(["--lessons", str(lessons)], port, data, args.cli)
+    out: dict = {"load_before": load_before}
+    try:
+        server.wait_answering(120)
+        out["answering_s"] = time.monotonic() - t0
+        wait_line(server, "Warm kernels are ready", args.timeout)
+        out["bare_warm_s"] = time.monotonic() - t0
+        settle(server.proc.pid)
+        out["bare_gib"] = tree_pss_mib(server.proc.pid) / 1024
+        out["bare_kernels"] = len(kernels_of(server.proc.pid))
+        said = len(server.lines)
+        subprocess.run([*command(args.cli), "today", lesson, "--lessons",
+                        str(lessons), "--data-dir", str(data)], check=True, capture_output=True,
+                       timeout=120)
+        told = time.monotonic()
+        wait_line(server, "Ready for the class", args.timeout, after=said)
+        out["class_ready_s"] = time.monotonic() - t0
+        out["class_ready_after_today_s"] = time.monotonic() - told
+        settle(server.proc.pid)
+        out["before_students_gib"] = tree_pss_mib(server.proc.pid) / 1024
+        out["before_students_kernels"] = len(kernels_of(server.proc.pid))
+        sizes = [pss_mib(k.pid) for k in kernels_of(server.proc.pid)]
+        out["kernel_mib"] = [v for v in sizes if v is not None]
+        measured = [line for line in server.lines if "(measured)" in line]
+        out["kernel_line"] = measured[-1] if measured else ""
+        url = f"http://127.0.0.1:{port}/voila/render/{urllib.parse.quote(lesson)}"
+        out["load_pages"] = load1()
+        pages = open_pages_usable(url, args.students, 300)
+        out["pages"] = pages
+        out["after_students_gib"] = tree_pss_mib(server.proc.pid) / 1024
+    finally:
+        lines = len(server.lines)
+        t = time.monotonic()
+        if server.proc.poll() is None:
+            server.proc.send_signal(signal.SIGINT)
+            try:
+                server.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                server.proc.kill()
+        out["stop_s"] = time.monotonic() - t
+        time.sleep(0.5)
+        out["stop_lines"] = [line for line in server.lines[lines:] if line.strip()]
+    out["load_after"] = load1()
+    out["log"] = list(server.lines)
+    return out
+
+
+def mmm(values) -> str:
+    """min / median / max of ``values``."""
+    values = list(values)
+    return f"{min(values):.2f} / {statistics.median(values):.2f} / {max(values):.2f}"
+
+
+def bare_main(args, lessons: Path, lesson: str) -> int:
+    """The default measurement, ``args.runs`` times; prints every run and the summary."""
+    print(f"Bare 'tokens-edu serve' ({lessons}); today's lesson {lesson}; {args.students} students "
+          f"in Chromium pages; {args.runs} run(s). {psutil.cpu_count()} cores, "
+          f"{psutil.virtual_memory().available / 2**30:.1f} GiB available.", flush=True)
+    if args.install_s is not None:
+        print(f"Installed into a new venv (pip install of this folder, no extras) in "
+              f"{args.install_s:.0f} s; the runs use its {args.cli}.", flush=True)
+    runs = []
+    for k in range(args.runs):
+        with tempfile.TemporaryDirectory(prefix="tokens-class-load-") as tmp:
+            r = bare_run(args, lessons, lesson, Path(tmp))
+        times = [t for t, ok, _ in r["pages"] if ok]
+        failed = [(round(t, 1), why) for t, ok, why in r["pages"] if not ok]
+        r["usable"] = len(times)
+        r["p50"], r["p95"], r["max"] = percentiles(times) if times else (float("nan"),) * 3
+        runs.append(r)
+        if failed or args.log:
+            print("  the server's console:\n    " + "\n    ".join(r["log"]), flush=True)
+        print(f"Run {k + 1} (load {r['load_before']:.1f} before, {r['load_pages']:.1f} when the "
+              f"pages opened, {r['load_after']:.1f} after):\n"
+              f"  answering after {r['answering_s']:.1f} s; bare warm kernels ready after "
+              f"{r['bare_warm_s']:.1f} s: {r['bare_kernels']} kernels, {r['bare_gib']:.2f} GiB\n"
+              f"  start page and {lesson} warm after {r['class_ready_s']:.1f} s "
+              f"({r['class_ready_after_today_s']:.1f} s after 'tokens-edu today'): "
+              f"{r['before_students_kernels']} kernels, {r['before_students_gib']:.2f} GiB before any student\n"
+              f"  server's figure: {r['kernel_line'].replace('[tokens-edu] ', '')}\n"
+              f"  PSS per warm kernel here (min / median / max): {mmm(r['kernel_mib'])} MiB\n"
+              f"  {r['usable']} of {args.students} pages usable, every widget drawn: p50 "
+              f"{r['p50']:.2f} s, p95 {r['p95']:.2f} s, max {r['max']:.2f} s"
+              + (f"; failed: {failed}" if failed else "") + "\n"
+              f"  {r['after_students_gib']:.2f} GiB with the class in; stopped in "
+              f"{r['stop_s']:.1f} s, printing {r['stop_lines']}", flush=True)
+    print(f"\nOver {len(runs)} runs (min / median / max):\n"
+          f"  memory, bare server warm:              {mmm(r['bare_gib'] for r in runs)} GiB\n"
+          f"  memory before any student (today set): {mmm(r['before_students_gib'] for r in runs)} GiB"
+          f" (target < {TARGET_MEMORY_GIB:.0f})\n"
+          f"  PSS per warm kernel (median of a run): {mmm(statistics.median(r['kernel_mib']) for r in runs)} MiB\n"
+          f"  answering after the start:             {mmm(r['answering_s'] for r in runs)} s\n"
+          f"  start page + today's lesson warm after: {mmm(r['class_ready_s'] for r in runs)} s\n"
+          f"  {args.students} students, page p50:           {mmm(r['p50'] for r in runs)} s\n"
+          f"  {args.students} students, page p95:           {mmm(r['p95'] for r in runs)} s"
+          f" (target <= {TARGET_P95_S:.0f})\n"
+          f"  usable pages:                          {mmm(r['usable'] for r in runs)} of {args.students}\n"
+          f"  stop after Ctrl-C:                     {mmm(r['stop_s'] for r in runs)} s\n"
+          f"  load (1 min) when the pages opened:    {mmm(r['load_pages'] for r in runs)}")
+    ok = all(r["usable"] == args.students and r["p95"] <= TARGET_P95_S
+             and r["before_students_gib"] < TARGET_MEMORY_GIB for r in runs)
+    print("Targets met." if ok else "Targets NOT met.")
+    return 0 if ok else 1
+
+
+def memory_main(args, lessons: Path) -> int:
+    """A bare ``tokens-edu serve`` left alone ``args.memory_minutes`` minutes: memory every 30 s."""
+    with tempfile.TemporaryDirectory(prefix="tokens-class-load-") as tmp:
+        port = free_port()
+        print(f"Bare 'tokens-edu serve' ({lessons}) for {args.memory_minutes} minutes; load "
+              f"{load1():.1f}.", flush=True)
+        server = Server(["--lessons", str(lessons)], port, Path(tmp) / "data", args.cli)
+        t0 = time.monotonic()
+        peak = 0.0
+        try:
+            while time.monotonic() - t0 < args.memory_minutes * 60:
+                server._check()
+                gib = tree_pss_mib(server.proc.pid) / 1024
+                peak = max(peak, gib)
+                print(f"  {(time.monotonic() - t0) / 60:4.1f} min: {gib:.2f} GiB (PSS of the server "
+                      f"and {len(kernels_of(server.proc.pid))} kernels); load {load1():.1f}",
+                      flush=True)
+                time.sleep(30)
+        finally:
+            server.stop()
+    print(f"Peak: {peak:.2f} GiB (target < {TARGET_MEMORY_GIB:.0f} GiB).")
+    return 0 if peak < TARGET_MEMORY_GIB else 1
+
+
+def pool_main(args, lessons: Path, lesson: str) -> int:
+    """The older measurement: ``tokens-edu serve --pool-size N --preheat-only LESSON``, then the
+    class opens the page at once (``--http`` over HTTP, else in Chromium) or reloads (``--storm``)."""
     n = args.students
 
     with tempfile.TemporaryDirectory(prefix="tokens-class-load-") as tmp:
-        lessons = args.lessons.resolve() if args.lessons.is_dir() else None
-        names = sorted(p.name for p in lessons.glob("*.ipynb")) if lessons else []
-        if not names:
-            lessons, names = tiny_lessons(Path(tmp) / "lessons"), ["tiny.ipynb"]
-        lesson = args.lesson or names[0]
-        if not lesson.endswith(".ipynb"):
-            lesson += ".ipynb"
-        if lesson not in names:
-            print(f"No lesson {lesson!r} in {lessons}. The lessons are: {', '.join(names)}.")
-            return 2
         serve_args = ["--lessons", str(lessons)]
-        expected = None
-        if args.defaults:
-            how = "plain 'tokens-edu serve' (pools sized by serve)"
-            if args.cli is not None:  # an older serve: a fixed pool per lesson, said in its file
-                m = re.search(r"^DEFAULT_POOL = (\d+)", args.cli.read_text(), re.M)
-                if m:
-                    expected = int(m.group(1)) * len(names)
-                    how += f": {m.group(1)} per lesson"
-        elif args.all_lessons:
-            if args.pool_size is not None:
-                serve_args += ["--pool-size", str(args.pool_size)]
-                expected = args.pool_size * len(names)
-            how = f"a pool of {args.pool_size or 'serve default'} for every lesson"
-        else:
-            pool = args.pool_size if args.pool_size is not None else n
-            serve_args += ["--pool-size", str(pool), "--preheat-only", lesson]
-            expected = pool
-            how = f"a pool of {pool} for {lesson} only"
-        if args.refill_delay is not None:
-            serve_args += ["--refill-delay", str(args.refill_delay)]
+        pool = args.pool if args.pool is not None else n
+        serve_args += ["--pool-size", str(pool), "--preheat-only", lesson]
+        expected = pool
+        how = f"a pool of {pool} for {lesson} only"
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         mode = f"storm ({args.reloads} reloads each within {args.minute:.0f} s)" if args.storm else "open at once"
-        print(f"Lesson {lesson}; {n} students, {mode}; server: {how}; port {port}"
-              f"{'; cli ' + str(args.cli) if args.cli else ''}", flush=True)
+        print(f"Lesson {lesson}; {n} students, {mode}; server: {how}; port {port}", flush=True)
         load = open("/proc/loadavg").read().split()[:3]
         print(f"Machine load before: {' '.join(load)} (1, 5, 15 min); "
               f"{psutil.virtual_memory().available / 2**30:.1f} GiB available", flush=True)
@@ -484,18 +682,15 @@ def main(argv: list[str] | None = None) -> int:
             for line in server.lines[:6]:
                 if "can hold" in line or "Warm kernels:" in line:
                     print("  serve: " + line, flush=True)
-            if args.no_wait:
-                print(f"Opening the pages now ({len(kernels_of(server.proc.pid))} kernels so far)")
-            else:
-                warm = server.wait_warm(expected, args.timeout)
-                print(f"Pool warm after {warm:.1f} s ({len(kernels_of(server.proc.pid))} kernels; "
-                      f"{tree_pss_mib(server.proc.pid) / 1024:.2f} GiB PSS)", flush=True)
+            warm = server.wait_warm(expected, args.timeout)
+            print(f"Pool warm after {warm:.1f} s ({len(kernels_of(server.proc.pid))} kernels; "
+                  f"{tree_pss_mib(server.proc.pid) / 1024:.2f} GiB PSS)", flush=True)
             url = f"{base}/voila/render/{urllib.parse.quote(lesson)}"
             if args.storm:
                 figures = storm(base, url, n, args.reloads, args.minute, server.proc.pid, 300)
                 results = [(t, outcome == "ok") for t, outcome in figures["loads"]]
             else:
-                opener = open_pages_browser if args.browser else open_pages_http
+                opener = open_pages_http if args.http else open_pages_browser
                 cpu_before = cpu_split(server.proc.pid)
                 results = opener(url, n, 300)
                 cpu_after = cpu_split(server.proc.pid)
@@ -538,6 +733,52 @@ def main(argv: list[str] | None = None) -> int:
         ok = ok and max(kernel_pss) <= TARGET_PSS_MIB
     print("Targets met." if ok else "Targets NOT met.")
     return 0 if ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; print the figures; 0 when the targets are met."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=3, help="runs of the default measurement (3)")
+    ap.add_argument("--students", type=int, default=30, help="students (30)")
+    ap.add_argument("--lessons", type=Path, default=ROOT / "lessons", help="lessons folder")
+    ap.add_argument("--lesson", default="01-read-a-card", help="today's lesson (01-read-a-card)")
+    ap.add_argument("--memory-minutes", type=float, default=None,
+                    help="watch a bare serve's memory this many minutes instead")
+    ap.add_argument("--pool", type=int, default=None,
+                    help="the older measurement: a warm pool of N for the lesson only")
+    ap.add_argument("--http", action="store_true", help="(with --pool) pages over HTTP, no browser")
+    ap.add_argument("--storm", action="store_true", help="(with --pool) the reload storm")
+    ap.add_argument("--reloads", type=int, default=3, help="reloads per student (storm; 3)")
+    ap.add_argument("--minute", type=float, default=60.0,
+                    help="seconds the reloads are spread over (storm; 60)")
+    ap.add_argument("--timeout", type=float, default=900, help="seconds to wait for warm kernels")
+    ap.add_argument("--log", action="store_true", help="print the server's console after each run")
+    ap.add_argument("--install", action="store_true",
+                    help="first install the kit into a new venv (no extras) and serve from it: "
+                         "the start figures are then the start after an install")
+    ap.add_argument("--cli", type=Path, default=None,
+                    help="the tokens-edu command of an install to measure (default: this checkout)")
+    args = ap.parse_args(argv)
+    args.install_s = None
+    lessons = args.lessons.resolve()
+    lesson = args.lesson if args.lesson.endswith(".ipynb") else args.lesson + ".ipynb"
+    if not (lessons / lesson).is_file():
+        print(f"No lesson {lesson!r} in {lessons}.")
+        return 2
+    if args.install:
+        with tempfile.TemporaryDirectory(prefix="tokens-class-install-") as tmp:
+            args.cli, args.install_s = fresh_install(Path(tmp))
+            return run(args, lessons, lesson)
+    return run(args, lessons, lesson)
+
+
+def run(args, lessons: Path, lesson: str) -> int:
+    """The measurement the options ask for."""
+    if args.memory_minutes:
+        return memory_main(args, lessons)
+    if args.pool is not None or args.http or args.storm:
+        return pool_main(args, lessons, lesson)
+    return bare_main(args, lessons, lesson)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import socket
@@ -17,7 +16,6 @@ import pytest
 
 from tokens_edu import cli
 from tokens_edu.server import launcher
-from tokens_edu.server import voila as voila_server
 
 MARKER = "vnd.voila.cell-output+json"
 
@@ -188,6 +186,50 @@ def test_ctrl_c_stops_voila_and_every_kernel(lessons):
     assert not alive, f"left running: {alive}"
 
 
+def test_ctrl_c_during_warm_up_stops_within_10_s_with_one_line(lessons):
+    """Stopping while warm kernels were still starting printed 55 ZMQError tracebacks (about
+    1,100 lines). Now: one line, within 10 s, every kernel gone."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons", str(lessons),
+         "--port", str(port), "--pool-size", "8", "--preheat-only", "tiny"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    kids: list[psutil.Process] = []
+    try:
+        lines = []
+        while not any(line.startswith("Ready:") for line in lines):
+            line = proc.stdout.readline()
+            assert line, "serve stopped before it was ready"
+            lines.append(line)
+        deadline = time.monotonic() + 120
+        while len([k for k in psutil.Process(proc.pid).children(recursive=True)
+                   if "ipykernel" in " ".join(k.cmdline())]) < 2:  # warm-up under way
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.1)
+        kids = psutil.Process(proc.pid).children(recursive=True)
+    finally:
+        t = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+        took = time.monotonic() - t
+    after = [line for line in rest.splitlines() if line.strip()]
+    assert proc.returncode == 0 and took < 10, (took, after)
+    assert after == ["Stopping the lesson server... Stopped."], after
+    _, alive = psutil.wait_procs(kids, timeout=20)
+    _kill(alive)
+    assert not alive, f"left running: {alive}"
+
+
+def test_a_data_dir_that_is_a_file_says_so(lessons, tmp_path, capsys):
+    a_file = tmp_path / "answers.txt"
+    a_file.write_text("x")
+    code = cli.main(["serve", "--lessons", str(lessons), "--port", str(_free_port()),
+                     "--data-dir", str(a_file)])
+    err = capsys.readouterr().err
+    assert code == 2 and f"--data-dir {a_file} is a file, not a folder." in err
+    assert len(err.strip().splitlines()) == 1
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux only")
 @pytest.mark.slow
 def test_killed_serve_leaves_no_server_or_kernel_behind(lessons):
@@ -232,81 +274,6 @@ def test_real_short_serve(lessons, tmp_path):
     _, alive = psutil.wait_procs(kids, timeout=20)
     _kill(alive)
     assert not alive, f"left running: {alive}"
-
-
-class _FakeVoilaPool:
-    """The parts of Voila 0.5's preheating kernel manager that ``voila_server.kernel_manager``
-    changes: a list of tasks per notebook, each ``wait_before(delay, start)``, taken from the
-    front."""
-
-    fill_delay = 30.0
-    wait_before = None  # the schedule's, set by the test (Voila's module function in real use)
-
-    def __init__(self, size: int = 1):
-        self.kernel_pools_config = {"default": {"pool_size": size}}
-        self._pools: dict = {}
-        self.started: list[str] = []
-
-    async def _start(self, name):
-        self.started.append(name)
-        return {"kernel": len(self.started), "notebook": name}
-
-    def fill_if_needed(self, delay=None, notebook_name=None, extra_kernel_env_variables={}, **kw):
-        delay = self.fill_delay if delay is None else delay
-        pool = self._pools.setdefault(notebook_name, [])
-        config = self.kernel_pools_config
-        for _ in range(config.get(notebook_name, config["default"])["pool_size"] - len(pool)):
-            coro = type(self).wait_before(delay, self._start(notebook_name))
-            pool.append(asyncio.get_event_loop().create_task(coro))
-
-    async def get_rendered_notebook(self, notebook_name, extra_kernel_env_variables={}, **kw):
-        item = await self._pools[notebook_name].pop(0)
-        self.fill_if_needed(None, notebook_name)
-        return item, [], f"kernel-{item['kernel']}"
-
-
-def test_ready_first_pool_never_hands_a_page_a_kernel_that_has_not_started():
-    async def scenario():
-        schedule = voila_server.StartSchedule(step=0.2, lessons=2)
-        _FakeVoilaPool.wait_before = staticmethod(schedule.wait_before)
-        state = voila_server.ServeState({})
-        Pool = voila_server.kernel_manager(_FakeVoilaPool, True, schedule, state)
-        km = Pool(size=2)
-        km.kernel_pools_config = {"default": {"pool_size": 2}, "off.ipynb": {"pool_size": 0}}
-        km.fill_if_needed(0, "off.ipynb")  # a lesson without warm kernels takes no turn
-        km.fill_if_needed(0, "a.ipynb")  # the server starts: two lessons take turns
-        km.fill_if_needed(0, "b.ipynb")
-        assert km._pools["off.ipynb"] == []
-        starts = {nb: sorted(km._starts()[t] for t in km._pools[nb]) for nb in ("a.ipynb", "b.ipynb")}
-        t0 = starts["a.ipynb"][0]
-        assert [round(t - t0, 3) for t in starts["a.ipynb"] + starts["b.ipynb"]] == [0, 0.4, 0.2, 0.6]
-        assert km.get_pool_size("a.ipynb") == 1  # only the first has begun: a page may take it
-        assert km.get_pool_size("b.ipynb") == 0  # not started yet: a page starts its own kernel
-        await asyncio.sleep(0.75)
-        assert km.started == ["a.ipynb", "b.ipynb", "a.ipynb", "b.ipynb"]  # one at a time, in turn
-        assert km.get_pool_size("a.ipynb") == 2
-        km.fill_delay = 30.0
-        taken = [(await km.get_rendered_notebook("a.ipynb"))[0] for _ in range(2)]
-        assert [t["kernel"] for t in taken] == [1, 3]
-        assert sorted(state.pages) == ["kernel-1", "kernel-3"]  # pages with a kernel are counted
-        pool = km._pools["a.ipynb"]
-        assert len(pool) == 2 and not any(t.done() for t in pool)  # replacements waiting
-        # Voila's handler sees 0 and starts the page's own kernel instead of waiting 30 s
-        assert km.get_pool_size("a.ipynb") == 0
-        later = sorted(km._starts()[t] for t in pool)
-        assert round(later[1] - later[0], 3) == 0.2  # the replacements start one by one
-        # a ready entry behind a waiting one is the one handed out
-        km.fill_delay = 0.0
-        km._pools["a.ipynb"].append(asyncio.get_event_loop().create_task(km._start("x")))
-        await asyncio.sleep(0.05)
-        assert km.get_pool_size("a.ipynb") == 1
-        got = await asyncio.wait_for(km.get_rendered_notebook("a.ipynb"), 1)
-        assert got[0]["notebook"] == "x"
-        for tasks in km._pools.values():
-            for t in tasks:
-                t.cancel()
-
-    asyncio.run(scenario())
 
 
 def test_serve_hides_the_scenarios_folder_from_the_lesson_list(tmp_path):

@@ -1,9 +1,11 @@
 """The installable package: a wheel built from this checkout carries the cards and the lessons.
 
-One module-wide fixture builds the wheel (``pip wheel .``) and installs it into a fresh virtual
-environment, as a school's server or image would (``pip install tokens_edu-*.whl``). The tests
-then use only that environment, from a folder outside the checkout: the README's quick start,
-``tokens-edu lessons copy``, and ``tokens-edu serve`` on the bundled lessons.
+The module's fixtures run the README's "Installing on a school's server" commands as written
+(only its paths are swapped for temporary ones): build the wheel, make a fresh virtual
+environment, install the wheel there, as a school's server would. The tests then use only that
+environment, from a folder outside the checkout: what was installed (serving only: no JupyterLab,
+JupyterHub or test tools), the README's quick start, ``tokens-edu lessons copy``, and the
+README's ``tokens-edu serve --data-dir ...`` on the bundled lessons.
 """
 
 from __future__ import annotations
@@ -25,8 +27,17 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = "vnd.voila.cell-output+json"
-README_BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"),
-                           flags=re.S)
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+README_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+
+
+def install_commands() -> list[str]:
+    """The README's install commands (the bash block of "Installing on a school's server"), one
+    per line, comments dropped."""
+    section = README.split("## Installing on a school's server", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```bash\n(.*?)```", section, flags=re.S).group(1)
+    return [line.split("#", 1)[0].strip() for line in block.splitlines()
+            if line.split("#", 1)[0].strip()]
 
 
 def _run(cmd, timeout=900, **kw) -> subprocess.CompletedProcess:
@@ -45,32 +56,54 @@ def _clean_env(**extra) -> dict:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    dist = tmp_path_factory.mktemp("dist")
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check",
-          "-w", str(dist), str(ROOT)])
+def install(tmp_path_factory) -> dict:
+    """The README's commands, as written, in temporary places: ``dist`` (in the checkout) is a
+    temporary folder, the wheel is copied to "the server" (another one), ``/opt/tokens-edu`` is
+    a temporary venv, ``python3`` is the base Python, ``/srv/tokens-answers`` a temporary folder.
+    The last command (serve) is kept for :func:`test_serve_serves_the_bundled_lessons`."""
+    root = tmp_path_factory.mktemp("install")
+    dist, server, venv, answers = root / "dist", root / "server", root / "opt-tokens-edu", root / "answers"
+    server.mkdir()
+    commands = install_commands()
+    assert len(commands) == 4 and commands[-1].endswith("tokens-edu serve --data-dir /srv/tokens-answers")
+
+    def swap(line: str) -> list[str]:
+        line = (line.replace("/opt/tokens-edu", str(venv)).replace("/srv/tokens-answers", str(answers))
+                .replace("-w dist", f"-w {dist}"))
+        words = line.split()
+        return [_base_python() if w == "python3" else w for w in words]
+
+    build, make_venv, pip_install, serve = (swap(c) for c in commands)
+    _run(build[:-1] + [str(ROOT)], cwd=ROOT)  # "." is the checkout
     wheels = list(dist.glob("tokens_edu-*.whl"))
     assert len(wheels) == 1, wheels
-    return wheels[0]
+    copied = server / wheels[0].name  # "copy that file to the server"
+    copied.write_bytes(wheels[0].read_bytes())
+    assert pip_install[-1] == wheels[0].name, "the README names the wheel this version makes"
+    _run(make_venv, cwd=server)
+    _run(pip_install + ["--disable-pip-version-check", "--quiet", "--no-compile"], cwd=server,
+         timeout=1500, env=_clean_env())
+    return {"wheel": wheels[0], "venv": venv, "serve": serve, "answers": answers, "root": root}
 
 
 @pytest.fixture(scope="module")
-def fresh(wheel, tmp_path_factory) -> dict:
-    """A new venv with only the wheel (and its dependencies from the package index) installed."""
-    root = tmp_path_factory.mktemp("fresh")
-    venv = root / "venv"
-    _run([_base_python(), "-m", "venv", str(venv)])
+def wheel(install) -> Path:
+    return install["wheel"]
+
+
+@pytest.fixture(scope="module")
+def fresh(install) -> dict:
+    """The venv the README's commands made: only the wheel and its dependencies installed."""
+    root, venv = install["root"], install["venv"]
     py = venv / "bin" / "python"
-    _run([str(py), "-m", "pip", "install", "--disable-pip-version-check", "--quiet", "--no-compile",
-          str(wheel)],
-         timeout=1500)
     home = root / "home"  # a user folder of its own: no Jupyter settings from this machine
     home.mkdir()
     work = root / "work"
     work.mkdir()
     env = _clean_env(HOME=str(home), TOKENS_EDU_DATA=str(root / "answers"),
                      PATH=f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
-    return {"venv": venv, "python": py, "work": work, "env": env}
+    return {"venv": venv, "python": py, "work": work, "env": env, "serve": install["serve"],
+            "answers": install["answers"]}
 
 
 def _base_python() -> str:
@@ -98,10 +131,26 @@ def test_wheel_carries_every_card_and_lesson_file(wheel):
         rel = module.relative_to(ROOT).as_posix()
         if "_bundle" not in rel:
             assert rel in names, rel
-    # the widgets' front-end files (package data of tokens_edu.widgets)
+    # the widgets' front-end files (package data of tokens_edu.widgets) and the server's pages
     for static in sorted((ROOT / "tokens_edu" / "widgets" / "static").glob("*.*")):
         assert f"tokens_edu/widgets/static/{static.name}" in names, static.name
+    for page in sorted((ROOT / "tokens_edu" / "server" / "templates").glob("*.html")):
+        assert f"tokens_edu/server/templates/{page.name}" in names, page.name
     assert "tokens_edu/lab/data/sketches.csv" in names  # the sketch table of lessons 8 and 11
+
+
+def test_the_install_is_what_serving_needs_and_nothing_else(fresh):
+    """``make serve`` and the README's install downloaded about 880 MiB: the test tools, a
+    browser driver, JupyterHub, JupyterLab. Those are extras now (``[test]``, ``[lab]``, ...)."""
+    out = _run([str(fresh["python"]), "-c",
+                "import importlib.util as u\n"
+                "for m in ('voila', 'ipywidgets', 'pandas', 'anywidget', 'sqlalchemy', 'jupyterlab',"
+                " 'jupyterhub', 'pytest', 'playwright', 'matplotlib', 'pettingzoo', 'psycopg',"
+                " 'hypothesis', 'nbval'):\n"
+                "    print(m, u.find_spec(m) is not None)"], cwd=fresh["work"], env=fresh["env"])
+    found = dict(line.split() for line in out.stdout.split("\n") if line)
+    assert [m for m, yes in found.items() if yes == "True"] == ["voila", "ipywidgets", "pandas",
+                                                               "anywidget", "sqlalchemy"], found
 
 
 def test_installed_package_reads_its_cards_from_site_packages(fresh):
@@ -175,9 +224,10 @@ def _free_port() -> int:
 
 
 def test_serve_serves_the_bundled_lessons(fresh):
+    """The README's serve command (its answers folder; a free port, no warm kernels here)."""
     port = _free_port()
     proc = subprocess.Popen(
-        [str(fresh["venv"] / "bin" / "tokens-edu"), "serve", "--port", str(port), "--pool-size", "0"],
+        fresh["serve"] + ["--port", str(port), "--pool-size", "0"],
         cwd=fresh["work"], env=fresh["env"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
     try:
@@ -207,3 +257,4 @@ def test_serve_serves_the_bundled_lessons(fresh):
         out, err = proc.communicate(timeout=90)
     assert "site-packages/tokens_edu/_bundle/lessons" in out, out
     assert "Stopped." in out, (out, err)
+    assert f"Answers are saved in {fresh['answers']}" in out and (fresh["answers"] / "journal.sqlite").is_file()

@@ -1,7 +1,6 @@
-"""``tokens-edu serve`` holds up to a class and to a visitor's mischief (issue 8), over HTTP.
+"""``tokens-edu serve`` holds up to a class and to a visitor's mischief (issues 8 and 20), over HTTP.
 
-One real server (Voila with ``tokens_edu/voila_server.py``) on a tiny lessons folder serves the
-module: a page sets the ``_xsrf`` cookie its shutdown call needs and that call frees the kernel;
+One real server (Voila with ``tokens_edu/server/``) on a tiny lessons folder serves the module: a page sets the ``_xsrf`` cookie its shutdown call needs and that call frees the kernel;
 past ``--max-students`` a page says the class is full and the server stays up; two websockets
 to ``/voila/query/<made-up id>`` cannot hang the next page; odd template paths and hidden
 folders answer 404 with one short log line each; connection files of a dead server are removed
@@ -81,7 +80,7 @@ def test_start_line_says_how_many_students_and_stale_files_are_removed(server):
 
 
 def test_closing_a_page_frees_its_kernel(server):
-    page = Page(server, "/voila/render/tiny.ipynb?student=ana")
+    page = Page(server, "/voila/render/tiny.ipynb?student=ana", connect=True)
     _page_ok(page, "ana")
     assert any(c.name == "_xsrf" for c in page.jar)  # voila#1458: the page sets the cookie
     assert page.kernel_id in server.kernels()
@@ -93,7 +92,7 @@ def test_closing_a_page_frees_its_kernel(server):
 
 
 def test_past_the_cap_a_page_says_the_class_is_full_and_the_server_stays_up(server):
-    pages = [Page(server, f"/voila/render/tiny.ipynb?student=s{k}") for k in range(3)]
+    pages = [Page(server, f"/voila/render/tiny.ipynb?student=s{k}", connect=True) for k in range(3)]
     try:
         for k, page in enumerate(pages):
             _page_ok(page, f"s{k}")
@@ -103,7 +102,7 @@ def test_past_the_cap_a_page_says_the_class_is_full_and_the_server_stays_up(serv
         assert full.kernel_id is None
         assert pages[0].close() == 204  # a student leaves: there is room again
         time.sleep(0.5)
-        late = Page(server, "/voila/render/tiny.ipynb?student=late")
+        late = Page(server, "/voila/render/tiny.ipynb?student=late", connect=True)
         _page_ok(late, "late")
         pages.append(late)
         # A student moving on (Back, a link) asks for the new page a moment before the old
@@ -112,7 +111,7 @@ def test_past_the_cap_a_page_says_the_class_is_full_and_the_server_stays_up(serv
 
         leaving = pages[1]
         threading.Timer(1.0, leaving.close).start()
-        moved = Page(server, "/voila/render/tiny.ipynb?student=s1")
+        moved = Page(server, "/voila/render/tiny.ipynb?student=s1", connect=True)
         _page_ok(moved, "s1")
         pages.append(moved)
     finally:
@@ -158,6 +157,8 @@ def test_query_socket_mischief_does_not_hang_the_next_page(server):
     "/voila/api/contents/scenarios",
     "/voila/render/scenarios/hidden.ipynb",
     f"/api/kernels/{uuid.uuid4()}/channels",
+    "/voila/render/x.ipynb%00.txt",  # was a 500 (Voila's redirect raised on the NUL)
+    "/voila/render/%1b%5b2J.ipynb",
 ])
 def test_odd_paths_are_a_404_with_one_short_log_line(server, path):
     before = len(server.out)
@@ -181,6 +182,48 @@ def test_a_made_up_lesson_address_says_so_plainly_with_a_way_back(server):
         body = e.read().decode()
         assert e.code == 404
     assert "There is no page at this address" in body and "Go to the lesson list</a>" in body
+
+
+def test_logout_is_no_error(server):
+    """GET /logout answered 500 (Voila's logout page needs a setting it lacks). There is no
+    login on the lesson server: it goes to the lesson list."""
+    before = len(server.out)
+    req = urllib.request.Request(server.url + "/logout")
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    try:
+        with urllib.request.build_opener(NoRedirect).open(req, timeout=30) as r:
+            status, where = r.status, r.headers.get("Location")
+    except urllib.error.HTTPError as e:
+        status, where = e.code, e.headers.get("Location")
+    assert status == 302 and where == "/"
+    time.sleep(0.5)
+    assert not any("Traceback" in line or "500" in line for line in server.out[before:])
+
+
+def test_widgets_carry_no_python_text_and_the_page_can_tell_its_kernel_is_gone(server):
+    """A page whose kernel is gone showed its widgets' Python text (``Button(description=...``);
+    widget outputs no longer carry it, and the page's guard asks the server whether its kernel
+    still runs (the browser side is in test_serve_browser.py)."""
+    page = Page(server, "/voila/render/tiny.ipynb?student=gus", connect=True)
+    try:
+        _page_ok(page, "gus")
+        assert "application/vnd.jupyter.widget-view+json" in page.html
+        assert "Button(" not in page.html and "ButtonStyle" not in page.html
+        assert "tokens-page-gone" in page.html and "/voila/api/kernel-status/" in page.html
+        status = f"{server.url}/voila/api/kernel-status/{page.kernel_id}"
+        with urllib.request.urlopen(status, timeout=30) as r:
+            assert json.loads(r.read()) == {"state": "running"}
+    finally:
+        page.close()
+    deadline = time.monotonic() + 10
+    while page.kernel_id in server.kernels() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    with urllib.request.urlopen(status, timeout=30) as r:
+        assert json.loads(r.read()) == {"state": "gone"}
 
 
 def test_template_and_theme_in_the_address_are_ignored(server):

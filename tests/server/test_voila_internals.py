@@ -1,9 +1,10 @@
 """Voila's insides that ``tokens-edu serve`` adjusts are still as they were when it was tested.
 
-``tokens_edu.server.voila`` subclasses the preheating kernel manager that Voila 0.5 makes
-in ``voila.voila_kernel_manager.voila_kernel_manager_factory``, replaces the module's
-``wait_before`` and ``NotebookRenderer``, and swaps a few handler classes (its module docs list
-each change and the Voila bug behind it). Voila 0.5.x releases have changed those insides (0.5.8 changed the factory), so
+``tokens_edu/server/`` subclasses the preheating kernel manager that Voila 0.5 makes in
+``voila.voila_kernel_manager.voila_kernel_manager_factory`` (``pools.py``), replaces the module's
+``wait_before`` and ``NotebookRenderer``, swaps a few handler classes (``pages.py``,
+``handlers.py``) and Voila's stop (``voila.py``); each module's docs list its changes and the
+Voila bug behind each. Voila 0.5.x releases have changed those insides (0.5.8 changed the factory), so
 pyproject.toml pins the tested range (0.5.8 to 0.5.13). If a new Voila is installed anyway, this
 test says in plain words what moved, instead of the warm-kernel pool failing quietly in class.
 """
@@ -15,8 +16,8 @@ import inspect
 import pytest
 
 ADVICE = ("tokens-edu serve adjusts Voila's warm-kernel pool and some of its handlers "
-          "(tokens_edu/voila_server.py). Use the Voila range pinned in pyproject.toml (0.5.8 "
-          "to 0.5.13), or check voila_server.py against this Voila and then widen the pin "
+          "(tokens_edu/server/). Use the Voila range pinned in pyproject.toml (0.5.8 to "
+          "0.5.13), or check tokens_edu/server/ against this Voila and then widen the pin "
           "(drop the changes this Voila makes unneeded).")
 
 
@@ -138,12 +139,20 @@ def test_the_parts_voila_server_swaps_are_where_it_expects_them():
         (voila.app.Voila, "init_handlers", ["self"]),
         (voila.app.Voila, "init_settings", ["self"]),
         (voila.app.Voila, "listen", ["self"]),
+        (voila.app.Voila, "stop", ["self"]),
+        (voila.app.Voila, "_handle_signal_stop", ["self", "sig", "frame"]),
     ]
     for cls, name, params in expected:
         fn = getattr(cls, name, None)
         if fn is None or _params(fn) != params:
             _problem(f"{cls.__name__}.{name} is gone or changed "
                      f"({_params(fn) if fn else 'missing'}, not {params})")
+    from jupyter_server.services.kernels.kernelmanager import MappingKernelManager
+
+    for name in ("notify_connect", "notify_disconnect"):
+        if _params(getattr(MappingKernelManager, name, None) or (lambda: 0)) != ["self", "kernel_id"]:
+            _problem(f"jupyter_server's kernel manager has no {name}(kernel_id) (a page's "
+                     "browser connecting to its kernel is noticed there)")
     for attr in ("_waiters", "_cache"):
         if not isinstance(getattr(RequestInfoSocketHandler, attr, None), dict):
             _problem(f"RequestInfoSocketHandler.{attr} is no longer a class-level table")
@@ -155,3 +164,11 @@ def test_the_parts_voila_server_swaps_are_where_it_expects_them():
     source = inspect.getsource(voila.app)
     if beacon.rstrip("/") not in source:
         _problem("the page's shutdown call (/voila/api/shutdown/<kernel>) is gone")
+    if "signal.signal(signal.SIGTERM, self._handle_signal_stop)" not in source:
+        _problem("Voila no longer stops on SIGTERM through _handle_signal_stop")
+    if "finally:\n            self.stop()" not in source:
+        _problem("Voila's listen() no longer calls stop() when its loop ends")
+    if "self.identity_provider.get_handlers()" not in source:
+        _problem("Voila no longer takes /login and /logout from its identity provider")
+    if "self.tornado_settings" not in source:
+        _problem("Voila no longer applies tornado_settings (the websocket ping timeout)")

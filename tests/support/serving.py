@@ -113,10 +113,17 @@ class Serve:
 
 
 class Page:
-    """One page visit: its HTML, its kernel id and its cookies (as a browser keeps them)."""
+    """One page visit: its HTML, its kernel id and its cookies (as a browser keeps them).
 
-    def __init__(self, server: Serve, path: str, timeout: float = 90):
+    With ``connect=True`` it also connects to its kernel's websocket, as a browser's page does
+    (a page whose browser never connects gives its kernel back after 20 s), until :meth:`close`
+    or :meth:`drop`.
+    """
+
+    def __init__(self, server: Serve, path: str, timeout: float = 90, connect: bool = False):
         self.server = server
+        self.socket_stop = threading.Event()
+        self.socket_up = threading.Event()
         self.jar = http.cookiejar.CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         t = time.monotonic()
@@ -129,9 +136,33 @@ class Page:
         m = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', self.html)
         self.kernel_id = m.group(1) if m else None
         self.opener = opener
+        if connect and self.kernel_id:
+            threading.Thread(target=self._hold, daemon=True).start()
+            assert self.socket_up.wait(30), "the kernel's websocket did not open"
+
+    def _hold(self) -> None:
+        import websockets.sync.client as wsc
+
+        url = (self.server.url.replace("http://", "ws://")
+               + f"/api/kernels/{self.kernel_id}/channels?session_id=test")
+        try:
+            with wsc.connect(url, open_timeout=20) as ws:
+                self.socket_up.set()
+                while not self.socket_stop.is_set():
+                    try:
+                        ws.recv(timeout=0.3)
+                    except TimeoutError:
+                        continue
+        except Exception:  # noqa: BLE001 - the kernel was stopped: the socket closes
+            self.socket_up.set()
+
+    def drop(self) -> None:
+        """The browser goes away without closing the page (a closed laptop, a crashed tab)."""
+        self.socket_stop.set()
 
     def close(self) -> int:
         """What the page sends when its tab closes: the shutdown call with the _xsrf cookie."""
+        self.socket_stop.set()
         xsrf = next((c.value for c in self.jar if c.name == "_xsrf"), "")
         req = urllib.request.Request(f"{self.server.url}/voila/api/shutdown/{self.kernel_id}",
                                      data=urllib.parse.urlencode({"_xsrf": xsrf}).encode(),

@@ -1,39 +1,27 @@
-"""The ``tokens-edu`` command.
+"""The ``tokens-edu`` command: one module per command (:data:`COMMANDS`).
 
-``tokens-edu serve`` starts the lessons for a class: Voila serves the ``lessons/`` folder at
-http://127.0.0.1:8866/. What it adds to a plain ``voila`` (the Voila side is in
-:mod:`tokens_edu.server.voila`, which lists each change and the Voila bug it works around):
-
-* **Warm kernels sized from memory.** Each lesson keeps warm ("preheated") kernels that have
-  already run the lesson, so a class opening a page at once waits about a second instead of half
-  a minute. Without options every lesson gets up to :data:`CLASS_SIZE` of them when this
-  computer's free memory allows (see :func:`plan_capacity`); they start one every
-  :data:`START_STEP` seconds, the lessons taking turns, so each lesson soon has a few.
-  ``--preheat-only LESSON`` warms only today's lesson (ready in a minute and a half).
-* **A cap instead of running out of memory.** At most ``--max-students`` pages hold a kernel at
-  once (default: what the free memory holds); past it a page says "The class is full right now:
-  wait a minute and reload". Warm kernels of other lessons give way to students first.
-* **Pages give their kernel back.** Closing or reloading a page stops its kernel within
-  seconds; a page no browser opened (a script, a closed laptop) after 90 s; an idle kernel of a
-  closed page after ``--cull-idle-timeout``.
-* **A calm console.** One line says how many students the computer can hold; then a status
-  line when something changes, at most once a minute, and one short line per bad request.
-* **The answers folder is watched.** If it is read-only or full, the console says so once with
-  its path; lessons still open and play, and saving tells students plainly.
-
-``tokens-edu export answers.csv`` writes the saved Discuss answers as a CSV file that a
-spreadsheet opens safely (see :func:`tokens_edu.journal.write_csv`).
+``tokens-edu serve`` serves the lessons to a class (:mod:`tokens_edu.server.launcher` says what
+it adds to a plain ``voila``); ``tokens-edu today 03`` tells it today's lesson;
+``tokens-edu teacher`` is the teacher's dashboard; ``tokens-edu export answers.csv`` writes the
+saved Discuss answers as a CSV file that a spreadsheet opens safely; ``tokens-edu roster`` keeps
+a class list with codes; ``tokens-edu simulate`` plays many games; ``tokens-edu check-scenario``
+checks a scenario file; ``tokens-edu lessons copy DIR`` makes an editable copy of the lessons.
 
 Examples::
 
-    tokens-edu serve                         # the project's lessons/, port 8866, sized from memory
-    tokens-edu serve --preheat-only 03-task-and-audit
+    tokens-edu serve                         # the kit's lessons, port 8866
+    tokens-edu serve --today 03              # today's lesson gets warm kernels for the class
+    tokens-edu today 04                      # ... and later, while it runs, the next lesson
     tokens-edu serve --lessons my-lessons --port 9000 --data-dir /srv/answers
     tokens-edu export answers.csv --lesson 03-task-and-audit --data-dir /srv/answers
     tokens-edu lessons copy my-lessons       # an editable copy of the kit's lessons
 
-Exit codes: 0 after Ctrl-C (or SIGTERM), 2 for a problem the user can fix (a busy port, a
-missing lessons folder, a bad option), 1 when Voila itself stopped with an error.
+Everything a command prints goes through :class:`~.common.EscapingStream`: control characters
+from a file (a deck's card names, a class list) are shown escaped, never sent to the terminal.
+
+Exit codes: 0 done (and after Ctrl-C or SIGTERM), 2 for a problem the user can fix (a busy port,
+a missing lessons folder, a bad option, a file too big), 1 when Voila itself stopped with an
+error (or a check found problems).
 """
 
 from __future__ import annotations
@@ -50,12 +38,13 @@ from ..server.launcher import (  # noqa: F401 (old names of tokens_edu.cli)
     plan_capacity,
     voila_command,
 )
-from . import check_scenario, export, lessons, roster, serve, simulate, teacher
+from . import check_scenario, export, lessons, roster, serve, simulate, teacher, today
+from .common import EscapingStream
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
 #: The commands, one module each; each has ``add_command(subparsers)`` and sets ``args.run``.
-COMMANDS = (serve, export, lessons, check_scenario, teacher, roster, simulate)
+COMMANDS = (serve, today, export, lessons, check_scenario, teacher, roster, simulate)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,6 +69,18 @@ def main(argv: list[str] | None = None) -> int:
         int: the exit code (0 done, 1 Voila failed, 2 a problem the user can fix). Bad options
         make argparse print its message and exit with code 2 (``SystemExit``).
     """
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = EscapingStream(sys.stdout), EscapingStream(sys.stderr)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C before a command took charge of it: stop quietly
+        print("Stopped.", flush=True)
+        return 0
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

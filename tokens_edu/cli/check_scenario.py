@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..content.inputs import InputTooLarge
 from ..game.scenario_check import check_scenario, describe
 
 __all__ = ["add_command", "run"]
@@ -49,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
             continue
         except OSError as e:
             print(f"{shown}: cannot read it ({e.strerror or e}).", file=sys.stderr)
+            worst = 2
+            continue
+        except InputTooLarge as e:
+            print(f"{shown}: {e}", file=sys.stderr)
             worst = 2
             continue
         if problems:

@@ -7,6 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from ..content.inputs import InputTooLarge, read_text_limited
 from ..store.roster import Roster, check_base_url, slips_html
 from .common import use_data_dir
 
@@ -76,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
             names = list(args.names)
             if args.file is not None:
                 try:
-                    text = args.file.expanduser().read_text(encoding="utf-8-sig")
+                    text = read_text_limited(args.file.expanduser(), "class list")
+                except InputTooLarge as e:
+                    raise ValueError(str(e)) from None
                 except (OSError, UnicodeDecodeError) as e:
                     raise ValueError(f"Cannot read {args.file}: {getattr(e, 'strerror', None) or e}.") from None
                 names += [line for line in text.splitlines() if line.strip()]

@@ -9,10 +9,10 @@ from ..server.launcher import (
     DEFAULT_LESSONS,
     DEFAULT_PORT,
     DEFAULT_REFILL_DELAY,
-    FIRST_STEP,
+    GONE_TIMEOUT,
     HOST,
-    KERNEL_MIB,
     START_STEP,
+    START_WARM,
     serve,
 )
 from .common import count, port
@@ -26,20 +26,17 @@ def add_command(sub) -> None:
         "serve",
         help="serve the lessons with Voila (one page per student)",
         description=(
-            "Serve the lessons folder with Voila at http://127.0.0.1:PORT/. Each lesson keeps "
-            "warm kernels that have already run it, so a class opening a page at once waits "
-            "about a second: without options, up to 30 per lesson as the free memory allows, "
-            "and warm kernels of unused lessons give way to students when memory is short "
-            f"(each uses about {KERNEL_MIB} MiB; at the start they start one every "
-            f"{FIRST_STEP} s, the lessons taking turns: 30 for each of 10 lessons, about 17 GiB, "
-            "are all ready after about 8 minutes, a few per lesson after one). To start faster "
-            "and use less "
-            "memory, warm only today's lesson: --preheat-only 03-task-and-audit (30 ready "
-            "after about 45 seconds). "
-            "At most --max-students pages hold a kernel at once (default: what the free "
-            "memory holds); past it a page asks the student to wait a minute and reload. "
-            "The first lines say how many students this computer can hold. A closed or "
-            "reloaded page gives its kernel back within seconds. Press Ctrl-C to stop."
+            "Serve the lessons folder with Voila at http://127.0.0.1:PORT/. Warm kernels (kernels "
+            "that have already run a lesson, so its page opens at once) follow the class: the "
+            f"start page keeps {START_WARM}, each lesson 1 (none once today's lesson is named), a "
+            "lesson students are opening more, and today's lesson one for each student: name it "
+            "with --today 03, or while the server runs with 'tokens-edu today 03'. Warm kernels "
+            "nobody needs are given back. A kernel's memory is measured on this computer (about "
+            "55-60 MiB for a lesson); a kernel starts only when the free memory holds it, and "
+            "past --max-students pages (default: what the memory "
+            "holds) a page asks the student to wait a minute and reload. A closed or reloaded "
+            "page gives its kernel back within seconds, a page whose browser went away (a "
+            "closed laptop) within about three minutes. Press Ctrl-C to stop (within 10 s)."
         ),
     )
     parser.add_argument("--lessons", metavar="DIR", type=Path, default=DEFAULT_LESSONS,
@@ -50,15 +47,23 @@ def add_command(sub) -> None:
                        help=f"address to listen on (default: {HOST}, this computer only). "
                             "0.0.0.0 lets other computers on the network open the lessons: "
                             "there is no login, so do that only on a school network you trust")
+    parser.add_argument("--today", metavar="LESSON", default=None,
+                       help="today's lesson (its name or number, e.g. 03): it gets warm kernels "
+                            "for the whole class. Change it while the server runs with "
+                            "'tokens-edu today LESSON'")
+    parser.add_argument("--class-size", type=count(1, 500), default=CLASS_SIZE, metavar="N",
+                       help=f"students in the class: today's lesson keeps this many warm "
+                            f"kernels, and no page more (default: {CLASS_SIZE})")
     parser.add_argument("--pool-size", type=count(0, 500), default=None, metavar="N",
-                       help=f"warm kernels kept ready per lesson; 0 turns them off (default: "
-                            f"up to {CLASS_SIZE}, as many as the free memory allows)")
+                       help="fixed warm kernels per lesson instead of following the class; "
+                            "0 turns them off")
     parser.add_argument("--max-students", type=count(1, 5000), default=None, metavar="N",
                        help="most lesson pages open at once; past it a page says the class is "
-                            "full (default: what the free memory holds, at about "
-                            f"{KERNEL_MIB} MiB a page)")
+                            "full (default: what the free memory holds, at the memory measured "
+                            "for a kernel)")
     parser.add_argument("--preheat-only", action="append", default=[], metavar="LESSON",
-                       help="keep warm kernels only for this lesson (a notebook name, .ipynb "
+                       help="keep a fixed number of warm kernels (--pool-size, default the "
+                            "class size) only for this lesson (a notebook name, .ipynb "
                             "optional); repeat for more. Other lessons start a kernel per page.")
     parser.add_argument("--refill-delay", type=count(0, 3600), default=DEFAULT_REFILL_DELAY,
                        metavar="SECONDS",
@@ -67,11 +72,12 @@ def add_command(sub) -> None:
                             "arriving together is not slowed down by new kernels starting; "
                             "no page ever waits for a replacement "
                             f"(default: {DEFAULT_REFILL_DELAY})")
-    parser.add_argument("--cull-idle-timeout", type=count(0, 7 * 24 * 3600), default=600,
+    parser.add_argument("--cull-idle-timeout", type=count(0, 7 * 24 * 3600), default=GONE_TIMEOUT,
                        metavar="SECONDS",
-                       help="stop the kernel of a page that lost its browser (a closed laptop, "
-                            "a crashed tab) once idle this long; 0 never (default: 600). A page "
-                            "that is closed or reloaded gives its kernel back at once.")
+                       help="stop the kernel of a page whose browser went away (a closed laptop, "
+                            "a crashed tab) this long after its connection dropped; 0 never "
+                            f"(default: {GONE_TIMEOUT}). A page that is closed or reloaded gives "
+                            "its kernel back at once.")
     parser.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
                        help="folder for saved Discuss answers (sets TOKENS_EDU_DATA for the "
                             "lessons; default: TOKENS_EDU_DATA or the per-user data folder)")

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ..content.bundle import lessons_dir
+from ..content.inputs import InputTooLarge, read_text_limited
 from ..store.journal import default_url
 from ..teacher.dashboard import DEFAULT_PORT, TokenAuth, serve
 from ..teacher.hub_auth import HubTeacherAuth, running_as_hub_service
@@ -63,7 +64,10 @@ def run(args: argparse.Namespace) -> int:
     password = os.environ.get("TOKENS_EDU_TEACHER_PASSWORD", "").strip() or None
     if args.password_file is not None:
         try:
-            lines = args.password_file.expanduser().read_text(encoding="utf-8").splitlines()
+            lines = read_text_limited(args.password_file.expanduser(), "password").splitlines()
+        except InputTooLarge as e:
+            print(f"tokens-edu: {e}", file=sys.stderr)
+            return 2
         except (OSError, UnicodeDecodeError) as e:
             print(f"tokens-edu: cannot read the password file {args.password_file}: "
                   f"{getattr(e, 'strerror', None) or e}.", file=sys.stderr)

@@ -16,6 +16,7 @@ import yaml
 
 from ..errors import DeckError
 from .cards import COLORS, Card, CardPool, load_cards
+from .inputs import InputTooLarge, read_text_limited
 
 __all__ = ["Deck", "DeckError", "starter_decks", "resolve_deck", "MIN_DECK_SIZE", "MAX_COPIES", "MAX_COLORS"]
 
@@ -126,7 +127,9 @@ class Deck(Sequence):
         """
         try:
             p = Path(path)
-            text = p.read_text(encoding="utf-8-sig")  # a byte-order mark (Windows "UTF-8") is dropped
+            text = read_text_limited(p, "deck")  # a byte-order mark (Windows "UTF-8") is dropped
+        except InputTooLarge as e:
+            raise DeckError(str(e)) from None
         except UnicodeDecodeError:
             raise DeckError(f"Cannot read the deck file {str(path)!r}: it is not a text file in UTF-8. "
                             "Save it as plain text (UTF-8) and try again.") from None

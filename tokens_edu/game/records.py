@@ -9,18 +9,24 @@ cards the opponent did not see, so it is never a view to show a player during a 
 from __future__ import annotations
 
 import copy
-import json
 import os
 from collections.abc import Mapping, Sequence
 
+from ..content.inputs import MAX_JSON_DEPTH, InputTooLarge, data_depth, loads_json, read_text_limited
 from ..errors import RecordError
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "make_record", "read_record"]
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "MAX_RECORD_MOVES", "MAX_ACTION_CHARS", "make_record",
+           "read_record"]
 
 #: The ``format`` field of every record.
 RECORD_FORMAT = "tokens-edu-record"
 #: The record version this package writes and reads.
 RECORD_VERSION = 1
+#: The most moves a game record may hold. The longest of 300 games between random players had
+#: 168; a record of a million moves took 190 s and 486 MB to replay before this limit.
+MAX_RECORD_MOVES = 10_000
+#: The longest text one recorded move may have (the longest real one is under 100 characters).
+MAX_ACTION_CHARS = 500
 
 
 def make_record(origin: Mapping, seed: int, names: Sequence[str], turn_limit: int | None,
@@ -51,16 +57,25 @@ def read_record(record) -> tuple[Mapping, list[str]]:
     Returns:
         (the record as a mapping, its action texts).
 
+    A record file is read up to 4 MB and its JSON nested at most 32 deep; a record holds at most
+    :data:`MAX_RECORD_MOVES` moves of at most :data:`MAX_ACTION_CHARS` characters (all checked
+    before anything is replayed).
+
     Raises:
-        RecordError: the file cannot be read, or it is not a tokens_edu game record of this
-            version, or its actions are not a list of texts (in plain words).
+        RecordError: the file cannot be read, is too big or nested too deep, or it is not a
+            tokens_edu game record of this version, or its actions are not a list of texts, or
+            too many or too long (in plain words).
     """
     if isinstance(record, (str, os.PathLike)):
+        name = os.path.basename(os.fspath(record))[:80]
         try:
-            with open(record, encoding="utf-8") as f:
-                record = json.load(f)
+            record = loads_json(read_text_limited(record, "game record", encoding="utf-8"),
+                                "game record")
+        except InputTooLarge as e:
+            raise RecordError(str(e)) from None
         except (OSError, ValueError) as e:
-            raise RecordError(f"Cannot read the game record {str(record)[:80]!r}: {e}.") from None
+            why = getattr(e, "strerror", None) or ("it is not JSON" if isinstance(e, ValueError) else e)
+            raise RecordError(f"Cannot read the game record {name!r}: {why}.") from None
     if not isinstance(record, Mapping):
         raise RecordError(f"A game record is a dict from Game.to_record(), not {type(record).__name__}.")
     if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
@@ -71,4 +86,13 @@ def read_record(record) -> tuple[Mapping, list[str]]:
     actions = record.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("The record's 'actions' must be a list of action texts.")
+    if len(actions) > MAX_RECORD_MOVES:
+        raise RecordError(f"The record has {len(actions):,} moves; a game record holds at most "
+                          f"{MAX_RECORD_MOVES:,}.")
+    if any(len(a) > MAX_ACTION_CHARS for a in actions):
+        raise RecordError(f"A move of the record is longer than {MAX_ACTION_CHARS} characters: "
+                          "no move's text is that long.")
+    if data_depth({k: v for k, v in record.items() if k != "actions"}, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise RecordError(f"This game record is nested too deep to be one (more than "
+                          f"{MAX_JSON_DEPTH} levels of lists and dicts).")
     return record, actions

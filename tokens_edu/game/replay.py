@@ -25,6 +25,8 @@ import html
 import os
 from dataclasses import dataclass
 
+from ..content.inputs import MAX_JSON_DEPTH, data_depth
+from ..errors import RecordError
 from .game import Game
 
 __all__ = ["Replay", "ReplayMove", "replay_board_html"]
@@ -74,6 +76,9 @@ class Replay:
         if isinstance(record_or_game, Game):
             record = record_or_game.to_record()
         elif isinstance(record_or_game, dict):
+            if data_depth(record_or_game, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+                raise RecordError(f"This game record is nested too deep to be one (more than "
+                                  f"{MAX_JSON_DEPTH} levels of lists and dicts).")
             record = json.loads(json.dumps(record_or_game))  # a private copy
         elif isinstance(record_or_game, (str, os.PathLike)):
             record = Game.from_record(record_or_game).to_record()

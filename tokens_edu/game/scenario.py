@@ -45,6 +45,7 @@ import yaml
 
 from ..content.cards import load_cards
 from ..content.decks import MAX_COPIES
+from ..content.inputs import InputTooLarge, read_text_limited
 from ..content.names import clean_name
 from ..engine import events, new_state
 from ..engine.state import State
@@ -108,7 +109,9 @@ def load_scenario(source) -> dict:
     if isinstance(source, (str, Path)):
         path = Path(source)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_text_limited(path, "scenario", encoding="utf-8")
+        except InputTooLarge as e:
+            raise ScenarioError(str(e)) from None
         except (OSError, ValueError) as e:
             raise ScenarioError(f"Cannot read the scenario file {str(source)[:80]!r}: {getattr(e, 'strerror', None) or e}.") from None
         shape = yaml_shape_problem(text)

@@ -30,6 +30,7 @@ import yaml
 
 from ..content.cards import load_cards
 from ..content.decks import MAX_COPIES
+from ..content.inputs import read_limited
 from ..errors import ScenarioError
 from .game import Game
 from .scenario import _MAX_LIST, _PLAYER, _TOP, yaml_shape_problem
@@ -464,9 +465,10 @@ def check_scenario(path) -> list[Problem]:
 
     Raises:
         OSError: the file cannot be read (the command line turns this into a plain message).
+        InputTooLarge: the file is bigger than a scenario file can be (256 KB), or never ends.
     """
     path = Path(path)
-    raw = path.read_bytes()
+    raw = read_limited(path, "scenario")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

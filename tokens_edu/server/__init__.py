@@ -1,3 +1,14 @@
-"""The lesson server: :mod:`.launcher` plans memory and starts Voila for ``tokens-edu serve``;
-:mod:`.voila` is the Voila side (kernels, capacity, pages), run in Voila's own process.
+"""The lesson server of ``tokens-edu serve``.
+
+Two sides, two processes:
+
+* the teacher's side, in the ``tokens-edu`` process: :mod:`.launcher` (checks, the first lines,
+  Voila's command line, Ctrl-C), :mod:`.storage` (the answers folder's watch);
+* the Voila side, in Voila's process (``python -m tokens_edu.server``, :mod:`.voila`):
+  :mod:`.pools` (warm kernels that follow demand), :mod:`.capacity` (the class cap),
+  :mod:`.pages` and :mod:`.handlers` (what Voila serves, and its fixes), :mod:`.watch` (kernels
+  given back, today's lesson, status lines), :mod:`.console`, :mod:`.state`.
+
+Both use :mod:`.memory` (free memory, a kernel's measured size) and :mod:`.today` (how a
+teacher names today's lesson). Importing this package imports none of them.
 """

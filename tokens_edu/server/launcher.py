@@ -1,25 +1,24 @@
-"""Starting the lesson server: plan memory, build Voila's command line, run it, watch the answers folder.
+"""Starting the lesson server: check the options, say what will happen, run Voila, stop cleanly.
 
 ``tokens-edu serve`` (:mod:`tokens_edu.cli.serve`) calls :func:`serve`. What it adds to a plain
-``voila`` (the Voila side is in :mod:`tokens_edu.server.voila`, which lists each change and the
-Voila bug it works around):
+``voila`` (the Voila side is :mod:`tokens_edu.server.voila`, which lists each change):
 
-* **Warm kernels sized from memory.** Each lesson keeps warm ("preheated") kernels that have
-  already run the lesson, so a class opening a page at once waits about a second instead of half
-  a minute. Without options every lesson gets up to :data:`CLASS_SIZE` of them when this
-  computer's free memory allows (see :func:`plan_capacity`); they start one every
-  :data:`START_STEP` seconds, the lessons taking turns, so each lesson soon has a few.
-  ``--preheat-only LESSON`` warms only today's lesson (ready in a minute and a half).
-* **A cap instead of running out of memory.** At most ``--max-students`` pages hold a kernel at
-  once (default: what the free memory holds); past it a page says "The class is full right now:
-  wait a minute and reload". Warm kernels of other lessons give way to students first.
+* **Warm kernels that follow the class.** A warm kernel has already run a lesson, so its page
+  opens at once. The start page keeps a few, today's lesson a class's worth, a lesson students
+  are opening more as they come, a lesson nobody opened one (or none when memory is short);
+  warm kernels nobody needs are given back. The teacher names today's lesson with
+  ``--today 03`` or, while the server runs, ``tokens-edu today 03`` (:mod:`.today`).
+  ``--pool-size N`` and ``--preheat-only LESSON`` fix the sizes instead.
+* **Memory measured, not assumed.** The server measures what its kernels use and starts a
+  kernel only when the free memory holds it; the first lines give the figure measured last
+  time (or an estimate the first time).
+* **A cap instead of running out of memory.** Past ``--max-students`` pages, or when memory
+  would run out, a page says "The class is full right now: wait a minute and reload".
 * **Pages give their kernel back.** Closing or reloading a page stops its kernel within
-  seconds; a page no browser opened (a script, a closed laptop) after 90 s; an idle kernel of a
-  closed page after ``--cull-idle-timeout``.
-* **A calm console.** One line says how many students the computer can hold; then a status
-  line when something changes, at most once a minute, and one short line per bad request.
-* **The answers folder is watched.** If it is read-only or full, the console says so once with
-  its path; lessons still open and play, and saving tells students plainly.
+  seconds; a page no browser opened after 20 s; a page whose browser went away (a closed
+  laptop) within about three minutes.
+* **A calm console**, and **Ctrl-C** (or SIGTERM) stops everything within 10 s with one line.
+* **The answers folder is watched** (:mod:`.storage`).
 """
 
 from __future__ import annotations
@@ -34,17 +33,20 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..content.bundle import lessons_dir
 from ..errors import UsageProblem
 from ..store.journal import data_folder
+from .memory import ESTIMATE_MIB, mem_available_mib, remembered_kernel_mib
+from .storage import StorageWatch, storage_problem
+from .today import resolve_lesson
 
 __all__ = ["serve", "voila_command", "plan_capacity", "Capacity", "storage_problem", "StorageWatch",
-           "connection_root", "kernel_transport", "is_lesson", "lesson_names", "port_is_free",
-           "DEFAULT_LESSONS", "DEFAULT_PORT", "START_PAGE", "CLASS_SIZE", "KERNEL_MIB", "HOST"]
+           "connection_root", "kernel_transport", "is_lesson", "lesson_names", "page_kinds",
+           "port_is_free", "DEFAULT_LESSONS", "DEFAULT_PORT", "START_PAGE", "CLASS_SIZE",
+           "KERNEL_MIB", "HOST", "STOP_WAIT_S"]
 
 #: The kit's lessons: inside the installed package (a wheel), or ``<repo>/lessons`` of a source
 #: checkout (see :mod:`tokens_edu.content.bundle`). ``tokens-edu lessons copy DIR`` makes an editable copy.
@@ -52,27 +54,28 @@ DEFAULT_LESSONS = lessons_dir()
 DEFAULT_PORT = 8866
 #: The lessons' first page: a list of the lessons that keeps the student's ``?student=`` name.
 START_PAGE = "00-start-here.ipynb"
-#: Students in a class: the most warm kernels a lesson gets by default.
+#: Students in a class: the most warm kernels one page gets.
 CLASS_SIZE = 30
-#: Memory one lesson kernel uses, in MiB: measured as proportional set size (PSS, shared
-#: pages split among users) with ``benchmarks/class_load.py``: lesson 03 with 30 students,
-#: median 55.5 MiB; every lesson's warm kernels, median 55.6, most 57.8 MiB (December 2026,
-#: Debian 12, Python 3.11). Rounded up.
-KERNEL_MIB = 60
+#: Warm kernels the start page keeps while nobody is arriving.
+START_WARM = 10
+#: What a kernel is planned at before one is measured (see :mod:`.memory`).
+KERNEL_MIB = ESTIMATE_MIB
 #: Memory kept free for the system, the Voila server and a browser, in MiB.
 RESERVE_MIB = 1536
 #: Seconds before the first replacement of a taken warm kernel starts. Voila's default is 1 s;
 #: measured with 30 students opening lesson 01 at once on 2 cores, the 30 replacements starting
-#: 1 s later pushed the page time from 1.2 s to 34 s (p95). Pages never wait for a replacement,
-#: and replacements start :data:`START_STEP` s apart.
+#: 1 s later pushed the page time from 1.2 s to 34 s (p95). Pages never wait for a replacement.
 DEFAULT_REFILL_DELAY = 10
-#: Seconds between two warm kernels starting (any lesson). A kernel takes about 2-3 s of CPU
-#: to start and run a lesson on these 2-core machines, so this keeps up without piling up.
+#: Seconds between two warm kernels starting while students work (a kernel takes about 2-3 s
+#: of CPU to start and run a lesson on these 2-core machines, so this keeps up without piling up).
 START_STEP = 3
-#: The same when the server starts, while nobody is using it yet: 30 warm kernels for each of
-#: 10 lessons are ready in about 8 minutes instead of 16 (measured: 8.3 minutes, 17.0 GiB PSS,
-#: with ``class_load.py --defaults`` on the shared 2-core machine).
+#: The same while no student has a page yet.
 FIRST_STEP = 1.5
+#: Seconds a page whose browser went away (no connection) keeps its kernel.
+GONE_TIMEOUT = 120
+#: Seconds ``tokens-edu`` waits for Voila to stop after Ctrl-C before stopping it hard (the
+#: Voila side stops every kernel within :data:`tokens_edu.server.voila.STOP_BUDGET_S`).
+STOP_WAIT_S = 9.0
 HOST = "127.0.0.1"
 
 #: Folders of the lessons folder that are not listed or browsable (they hold data the lessons
@@ -80,92 +83,81 @@ HOST = "127.0.0.1"
 HIDDEN_IN_LIST = ["scenarios"]
 _USUAL_HIDE_GLOBS = ["__pycache__", "*.pyc", "*.pyo", ".DS_Store", "*~"]
 
-#: ``python -c`` program that runs :func:`tokens_edu.server.voila.main`, loading that file by its
-#: path (the Voila server does not need to import the ``tokens_edu`` package and its card data).
-_VOILA_MAIN = (
-    "import importlib.util, sys; "
-    "spec = importlib.util.spec_from_file_location('_tokens_edu_voila', {path!r}); "
-    "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod); "
-    "sys.exit(mod.main({settings!r}))"
-)
-
 
 @dataclass(frozen=True)
 class Capacity:
-    """How many kernels this computer can hold, and how they are shared out.
+    """About how many kernels this computer holds.
 
     Attributes:
         free_mib: memory free when the server started (MiB), or None when unknown.
         kernels: kernels that fit in that memory (students' pages and warm kernels together).
-        max_students: pages that may hold a kernel at once (the cap).
-        pool_size: warm kernels per lesson.
+        max_students: pages that may hold a kernel at once.
+        pool_size: warm kernels per lesson (fixed sizes), or None when they follow demand.
         lessons: lessons with warm kernels.
+        kernel_mib: the memory of one kernel this plan used (MiB).
     """
 
     free_mib: float | None
     kernels: int
     max_students: int
-    pool_size: int
+    pool_size: int | None
     lessons: int
-
-    @property
-    def warm(self) -> int:
-        """Warm kernels over every lesson."""
-        return self.pool_size * self.lessons
-
-    def warm_minutes(self, step: float = FIRST_STEP) -> float:
-        """About how long until every warm kernel is ready, in minutes."""
-        return self.warm * step / 60
-
+    kernel_mib: float = KERNEL_MIB
 
 
 def plan_capacity(lessons: int, pool_size: int | None = None, max_students: int | None = None,
                   free_mib: float | None = None, kernel_mib: float = KERNEL_MIB) -> Capacity:
-    """Share this computer's memory between students' pages and warm kernels.
+    """About how many kernels fit: ``kernels = (free - RESERVE_MIB) / kernel_mib``.
 
-    ``kernels = (free - RESERVE_MIB) / kernel_mib``: what the free memory holds. Warm kernels per
-    lesson default to ``min(CLASS_SIZE, kernels // lessons)``, and the cap on students to
-    ``kernels``: students come first, because a student's page takes a warm kernel (which then
-    is a page kernel), and when a page needs a kernel of its own or a lesson's warm kernels are
-    replaced while the computer is full, warm kernels of other lessons are stopped to make room
-    (:mod:`tokens_edu.server.voila`). So a class arriving at one lesson gets its warm kernels, and
-    the warm kernels follow the class from lesson to lesson.
+    The Voila side decides for real, page by page, from the free memory and the measured size
+    of its kernels; this is the figure the first lines give.
 
     Args:
-        lessons: lessons that keep warm kernels (the start page counts).
-        pool_size: warm kernels per lesson; None sizes it from memory; 0 turns them off.
+        lessons: lessons that keep warm kernels.
+        pool_size: fixed warm kernels per lesson, or None (they follow demand); 0 turns them off.
         max_students: the cap on pages with a kernel; None: what memory holds.
-        free_mib: free memory in MiB; None reads it (:func:`tokens_edu.server.voila.mem_available_mib`).
-        kernel_mib: memory per kernel in MiB (:data:`KERNEL_MIB`).
+        free_mib: free memory in MiB; None reads it (:func:`.memory.mem_available_mib`).
+        kernel_mib: memory per kernel in MiB.
 
     Returns:
-        Capacity: the plan (at least 1 student and, unless turned off, 1 warm kernel a lesson).
+        Capacity: the plan (at least 1 student).
     """
     if free_mib is None:
-        from .voila import mem_available_mib  # one reading of free memory for both
-
         free_mib = mem_available_mib()
     memory = 8 * 1024 if free_mib is None else free_mib  # unknown: plan for a small laptop
     kernels = max(1, int((memory - RESERVE_MIB) // kernel_mib))
-    lessons = max(0, lessons)
-    if pool_size is None:
-        pool_size = min(CLASS_SIZE, max(1, kernels // lessons)) if lessons else 0
-    if max_students is None:
-        max_students = kernels
-    return Capacity(free_mib, kernels, max(1, max_students), pool_size, lessons)
+    return Capacity(free_mib, kernels, max(1, max_students or kernels), pool_size, max(0, lessons),
+                    kernel_mib)
 
 
 def lesson_names(lessons: Path) -> list[str]:
     """The notebooks under ``lessons`` as paths relative to it, skipping checkpoints and
     hidden folders."""
-    names = []
-    for p in lessons.rglob("*.ipynb"):
+    return [name for name, kind in page_kinds(lessons).items() if kind != "hidden"]
+
+
+def page_kinds(lessons: Path) -> dict[str, str]:
+    """Every notebook under ``lessons`` -> ``"start"`` (the start page), ``"lesson"`` (a name
+    that starts with two digits), ``"other"`` (the teacher's guide) or ``"hidden"`` (in a
+    hidden folder such as ``scenarios``, or a checkpoint)."""
+    kinds = {}
+    for p in sorted(lessons.rglob("*.ipynb")):
         rel = p.relative_to(lessons)
+        name = str(rel)
         if ".ipynb_checkpoints" in rel.parts or any(part in HIDDEN_IN_LIST or part.startswith(".")
                                                    for part in rel.parts[:-1]):
-            continue
-        names.append(str(rel))
-    return sorted(names)
+            kinds[name] = "hidden"
+        elif name == START_PAGE:
+            kinds[name] = "start"
+        else:
+            kinds[name] = "lesson" if is_lesson(name) else "other"
+    return kinds
+
+
+def is_lesson(name: str) -> bool:
+    """True for a class's lesson page (a notebook whose name starts with two digits, like
+    ``03-task-and-audit.ipynb``); other pages (``teacher-guide.ipynb``) are not."""
+    return re.match(r"\d\d", Path(name).name) is not None
 
 
 def connection_root() -> Path:
@@ -188,64 +180,75 @@ def kernel_transport(root: Path) -> str:
     return "ipc"
 
 
-def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: int = 600,
-                  preheat_only: list[str] | None = None,
+def voila_command(lessons: Path, port: int, pool_size: int | None = None,
+                  cull_idle_timeout: int = GONE_TIMEOUT, preheat_only: list[str] | None = None,
                   refill_delay: int = DEFAULT_REFILL_DELAY, host: str = HOST,
                   max_students: int = 0, connection_dir: Path | None = None,
-                  max_kernels: int = 0) -> list[str]:
+                  max_kernels: int = 0, today: str | None = None, class_size: int = CLASS_SIZE,
+                  today_folder: Path | None = None, kernel_log: Path | None = None) -> list[str]:
     """The command line that starts Voila for ``serve`` (a list for ``subprocess``).
 
     Args:
         lessons: the folder of notebooks (absolute path).
         port: the TCP port.
-        pool_size: warm kernels per lesson; 0 turns preheating off.
-        cull_idle_timeout: seconds an unconnected, idle kernel lives; 0 keeps them forever.
-        preheat_only: notebook names relative to ``lessons`` that get the pool (None: all).
+        pool_size: warm kernels per lesson, fixed; None: they follow demand; 0: none.
+        cull_idle_timeout: seconds a page whose browser went away keeps its kernel; 0: forever.
+        preheat_only: notebook names relative to ``lessons`` that get warm kernels (fixed sizes).
         refill_delay: seconds before a taken warm kernel is replaced.
         host: the address to listen on (default 127.0.0.1).
-        max_students: the most pages with a kernel at once; 0: no cap.
-        max_kernels: the most kernels (pages and warm ones) this computer holds; 0: no limit.
-        connection_dir: the folder for kernel connection files (default
-            :func:`connection_root`).
+        max_students: the most pages with a kernel at once; 0: what the memory holds.
+        connection_dir: the folder for kernel connection files (default :func:`connection_root`).
+        max_kernels: the most kernels (pages and warm ones); 0: what the memory holds.
+        today: today's lesson (a notebook name), or None.
+        class_size: students in the class (the most warm kernels of one page).
+        today_folder: the folder whose ``today.json`` may name today's lesson later.
+        kernel_log: the file the kernels' own output goes to (None: the console).
 
     Returns:
-        list[str]: ``[sys.executable, "-c", <tokens_edu.voila_server.main(...)>, lessons, ...]``.
+        list[str]: ``[sys.executable, "-m", "tokens_edu.server", SETTINGS, lessons, ...]``.
     """
-    pooled = (len(preheat_only) if preheat_only
-              else len(lesson_names(lessons)) if lessons.is_dir() else 1)  # taking turns
+    kinds = page_kinds(lessons) if lessons.is_dir() else {}
+    root = connection_dir or connection_root()
+    fixed: dict[str, int] = {}
+    demand = pool_size is None and not preheat_only
+    if not demand and pool_size != 0:
+        size = class_size if pool_size is None else pool_size
+        if preheat_only:
+            fixed = {name: size for name in preheat_only}
+        else:
+            fixed = {name: (size if kind in ("lesson", "start") else 1)
+                     for name, kind in kinds.items() if kind != "hidden"}
     settings = {"step": float(START_STEP), "first_step": float(FIRST_STEP),
-                "lessons": max(1, pooled) if pool_size else 1,
                 "max_students": int(max_students), "max_kernels": int(max_kernels),
-                "kernel_mib": KERNEL_MIB, "hidden": HIDDEN_IN_LIST}
-    program = _VOILA_MAIN.format(path=str(Path(__file__).resolve().with_name("voila.py")),
-                                 settings=json.dumps(settings))
+                "kernel_mib": remembered_kernel_mib(root) or KERNEL_MIB, "hidden": HIDDEN_IN_LIST,
+                "demand": demand, "pools": fixed, "pages": kinds, "class_size": int(class_size),
+                "start_warm": min(START_WARM, int(class_size)), "today": today,
+                "today_folder": str(today_folder) if today_folder else None,
+                "kernel_log": str(kernel_log) if kernel_log else None, "memo_folder": str(root),
+                "gone_timeout": int(cull_idle_timeout)}
     cmd = [
-        sys.executable, "-c", program, str(lessons),
+        sys.executable, "-m", "tokens_edu.server", json.dumps(settings), str(lessons),
         "--no-browser",
         f"--port={port}",
         f"--Voila.ip={host}",
         "--Voila.port_retries=0",  # never drift to another port: the printed URL must be right
         "--show_tracebacks=False",
-        # Warnings and errors only: voila_server prints the teacher's status lines itself.
+        # Warnings and errors only: the server prints the teacher's status lines itself.
         "--Voila.log_level=WARN",
-        f"--Voila.connection_dir_root={connection_dir or connection_root()}",
+        f"--Voila.connection_dir_root={root}",
         # Kernels talk to the server over Unix sockets in that folder, not TCP ports that any
-        # program on this computer could reach (and ipykernel warns about on every start),
-        # unless the folder's path is too long for a socket's address.
-        f"--KernelManager.transport={kernel_transport(connection_dir or connection_root())}",
+        # program on this computer could reach, unless the folder's path is too long for one.
+        f"--KernelManager.transport={kernel_transport(root)}",
         # A kernel that died is not restarted: its page's widgets are gone with it. The page
-        # says it lost contact; a reload gives a new kernel with the saved answers.
+        # says so; a reload gives a new kernel with the saved answers.
         "--KernelManager.autorestart=False",
-        # The culler (jupyter_server's MappingKernelManager, which Voila's kernel manager
-        # extends). cull_connected stays False: a student who keeps the page open but thinks
-        # for a long time must not lose the kernel that saves the answer. Voila never culls
-        # the warm kernels still waiting in the pool.
-        f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
-        f"--MappingKernelManager.cull_interval={max(10, min(60, cull_idle_timeout or 60))}",
-        "--MappingKernelManager.cull_connected=False",
-        # Warming many kernels at once keeps the server busy; nbclient's default 4 s wait for a
-        # cell's last outputs can then run out and drop outputs from the page. Wait longer
-        # (it only waits when the outputs are late).
+        # A student's kernel asked to stop has this long to save what it keeps, then is stopped.
+        "--KernelManager.shutdown_wait_time=4",
+        # jupyter_server's culler is off: the server's watch gives back the kernels of pages
+        # that went away (tokens_edu.server.watch), in plain lines.
+        "--MappingKernelManager.cull_idle_timeout=0",
+        # Warming kernels keeps the server busy; nbclient's default 4 s wait for a cell's last
+        # outputs can then run out and drop outputs from the page. Wait longer (only when late).
         "--VoilaExecutor.iopub_timeout=30",
         # ?template= and ?theme= in a page's address are ignored (a bad one answered 500).
         "--VoilaConfiguration.allow_template_override=NO",
@@ -254,35 +257,10 @@ def voila_command(lessons: Path, port: int, pool_size: int, cull_idle_timeout: i
     # The lesson list at / shows the lessons only, not the scenarios folder. A list trait is
     # given one item per option on the command line (a "[...]" value would be one string).
     cmd += [f"--ContentsManager.hide_globs={g}" for g in _USUAL_HIDE_GLOBS + HIDDEN_IN_LIST]
-    if pool_size > 0:
-        cmd += ["--preheat_kernel=True", f"--pool_size={pool_size}",
+    if demand or fixed:
+        cmd += ["--preheat_kernel=True", "--pool_size=1",
                 f"--VoilaKernelManager.fill_delay={refill_delay}"]
-        if preheat_only:
-            pools = {"default": {"pool_size": 0}}
-            pools.update({name: {"pool_size": pool_size} for name in preheat_only})
-            cmd.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
-        else:  # every lesson; one warm kernel for other pages; none in hidden folders
-            names = lesson_names(lessons) if lessons.is_dir() else []
-            hidden = [name for name in (_all_notebooks(lessons) if lessons.is_dir() else [])
-                      if name not in names]
-            others = [name for name in names if not is_lesson(name)]
-            if hidden or others:
-                pools = {"default": {"pool_size": pool_size}}
-                pools.update({name: {"pool_size": min(1, pool_size)} for name in others})
-                pools.update({name: {"pool_size": 0} for name in hidden})
-                cmd.append(f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}")
     return cmd
-
-
-def is_lesson(name: str) -> bool:
-    """True for a class's lesson page (a notebook whose name starts with two digits, like
-    ``03-task-and-audit.ipynb``); other pages (``teacher-guide.ipynb``) keep one warm kernel."""
-    return re.match(r"\d\d", Path(name).name) is not None
-
-
-def _all_notebooks(lessons: Path) -> list[str]:
-    return sorted(str(p.relative_to(lessons)) for p in lessons.rglob("*.ipynb")
-                  if ".ipynb_checkpoints" not in p.parts)
 
 
 def port_is_free(port: int, host: str = HOST) -> bool:
@@ -312,6 +290,7 @@ def port_is_free(port: int, host: str = HOST) -> bool:
 
 
 def answers_port(port: int, host: str = HOST) -> bool:
+    """True when something answers on ``host:port`` (the server has started)."""
     try:
         with socket.create_connection((HOST if host in ("0.0.0.0", "::", "") else host, port),
                                       timeout=0.5):
@@ -326,81 +305,38 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child, Linux o
         import ctypes
 
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except Exception:
+    except Exception:  # noqa: BLE001
         pass
-
-
-#: Less free space than this (MiB) in the answers folder counts as full.
-LOW_SPACE_MIB = 20
-
-
-def storage_problem(folder: Path) -> str | None:
-    """Why answers cannot be saved in ``folder`` now, in plain words, or None when they can.
-
-    Checks that the folder exists (or can be made), that a file can be written in it, that its
-    ``journal.sqlite`` (when there) is writable, and that it has at least
-    :data:`LOW_SPACE_MIB` MiB free.
-    """
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        return f"the folder {folder} cannot be made ({e.strerror or e})"
-    db = folder / "journal.sqlite"
-    try:
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".tokens-edu-check-"):
-            pass
-    except OSError as e:
-        if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            return f"the folder {folder} is full"
-        if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
-            return f"the folder {folder} is read-only"
-        return f"the folder {folder} cannot be written ({e.strerror or e})"
-    if db.exists() and not os.access(db, os.W_OK):
-        return f"the file {db} is read-only"
-    try:
-        st = os.statvfs(folder)
-        if st.f_bavail * st.f_frsize < LOW_SPACE_MIB * 2**20:
-            return f"the folder {folder} is full (less than {LOW_SPACE_MIB} MiB left)"
-    except (OSError, AttributeError):
-        pass
-    return None
-
-
-class StorageWatch(threading.Thread):
-    """Checks the answers folder every ``every`` seconds; says so once when saving stops or
-    works again (a teacher's console must not fill with the same line)."""
-
-    def __init__(self, folder: Path, every: float = 15.0, out=None):
-        super().__init__(name="tokens-edu-storage-watch", daemon=True)
-        self.folder, self.every, self.out = folder, every, out
-        self.problem: str | None = None
-        self.stopped = threading.Event()
-
-    def check(self) -> str | None:
-        """Check now; print a line when the state changed. Returns the problem or None."""
-        problem = storage_problem(self.folder)
-        if problem != self.problem:
-            if problem:
-                print(f"Answers cannot be saved: {problem}. Lessons still open and play, and "
-                      "students are told that saving does not work right now. Free some space "
-                      "or fix the folder's permissions; no restart is needed.",
-                      file=self.out or sys.stdout, flush=True)
-            elif self.problem is not None:
-                print(f"Answers can be saved again in {self.folder}.",
-                      file=self.out or sys.stdout, flush=True)
-            self.problem = problem
-        return problem
-
-    def run(self) -> None:
-        while not self.stopped.wait(self.every):
-            try:
-                self.check()
-            except Exception:  # a check must never stop the server
-                pass
 
 
 def _gib(mib: float) -> str:
     return f"{mib / 1024:.1f} GiB"
+
+
+def _data_folder(args: argparse.Namespace, env: dict) -> Path | None:
+    """The answers folder (made if missing), or None when answers go to a database."""
+    if args.data_dir is not None:
+        data = args.data_dir.expanduser().resolve()
+        if data.exists() and not data.is_dir():
+            raise UsageProblem(f"--data-dir {data} is a file, not a folder. Give a folder for the "
+                               "answers (it is made if it does not exist).")
+        try:
+            data.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageProblem(f"Cannot make the data folder {data}: {e.strerror or e}.") from None
+        env["TOKENS_EDU_DATA"] = str(data)
+        return data
+    if env.get("TOKENS_EDU_DB_URL", "").strip():
+        return None
+    return data_folder()
+
+
+class _Stop(Exception):
+    """SIGTERM reached ``tokens-edu serve``: stop like Ctrl-C."""
+
+
+def _raise_stop(signum, frame):
+    raise _Stop
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -409,13 +345,15 @@ def serve(args: argparse.Namespace) -> int:
     Args:
         args: the parsed options of ``tokens-edu serve`` (see :mod:`tokens_edu.cli.serve`):
             ``lessons``, ``port``, ``host``, ``pool_size``, ``max_students``, ``preheat_only``,
-            ``refill_delay``, ``cull_idle_timeout``, ``data_dir``, ``no_hints``.
+            ``today``, ``class_size``, ``refill_delay``, ``cull_idle_timeout``, ``data_dir``,
+            ``no_hints``.
 
     Returns:
         0 after Ctrl-C (or SIGTERM), 1 when Voila itself stopped with an error.
 
     Raises:
-        UsageProblem: a problem the teacher can fix (a busy port, a missing lessons folder).
+        UsageProblem: a problem the teacher can fix (a busy port, a missing lessons folder, a
+            data folder that is a file, an unknown lesson).
     """
     lessons = args.lessons.expanduser().resolve()
     if not lessons.is_dir():
@@ -425,135 +363,155 @@ def serve(args: argparse.Namespace) -> int:
     names = lesson_names(lessons)
     if not names:
         print(f"Note: {lessons} holds no notebooks (.ipynb) yet.", flush=True)
-    preheat_only = []
-    for want in args.preheat_only:
-        name = want if want.endswith(".ipynb") else want + ".ipynb"
-        if name not in names:
-            raise UsageProblem(f"--preheat-only: there is no lesson {want!r} in {lessons}. "
+
+    def known(option: str, want: str) -> str:
+        name = resolve_lesson(want, names)
+        if name is None:
+            raise UsageProblem(f"{option}: there is no lesson {want!r} in {lessons}. "
                                f"The lessons are: {', '.join(names) or 'none'}.")
-        preheat_only.append(name)
+        return name
+
+    preheat_only = [known("--preheat-only", want) for want in args.preheat_only]
+    today = known("--today", args.today) if getattr(args, "today", None) else None
+    if today and (preheat_only or args.pool_size is not None):
+        raise UsageProblem("--today sizes the warm kernels by itself: leave out --pool-size and "
+                           "--preheat-only (or use those without --today).")
     if not port_is_free(args.port, args.host):
         raise UsageProblem(f"Port {args.port} is already in use (maybe tokens-edu is already "
                            f"running). Stop the other server, or pick another port with --port.")
     env = dict(os.environ)
     if getattr(args, "no_hints", False):
         env["TOKENS_EDU_HINTS"] = "off"  # read by the lessons' GameView (widgets.thinking_pane)
-    data = None
-    if args.data_dir is not None:
-        data = args.data_dir.expanduser().resolve()
-        try:
-            data.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UsageProblem(f"Cannot make the data folder {data}: {e.strerror or e}.") from None
-        env["TOKENS_EDU_DATA"] = str(data)
-    elif not env.get("TOKENS_EDU_DB_URL", "").strip():
-        data = data_folder()
+    data = _data_folder(args, env)
     # The venv's kernelspec "python3" (shipped by ipykernel in <venv>/share/jupyter) wins over a
     # user-wide one in ~/.local/share/jupyter, so the kernels run this same Python and package.
     env["JUPYTER_PREFER_ENV_PATH"] = "1"
-    # Python warnings from the kernels' imports would go to this console, once per kernel.
+    # Python warnings from the kernels' imports would go to the kernels' log, once per kernel.
     env.setdefault("PYTHONWARNINGS", "ignore::DeprecationWarning,ignore::FutureWarning")
-
-    pooled = len(preheat_only) if preheat_only else len([n for n in names if is_lesson(n)])
-    plan = plan_capacity(pooled, args.pool_size, args.max_students)
     root = connection_root()
     try:
         root.mkdir(mode=0o700, exist_ok=True)
     except OSError as e:
         raise UsageProblem(f"Cannot make the folder for kernel files {root}: "
                            f"{e.strerror or e}.") from None
-
-    # Voila runs as a child process of this same Python rather than in-process: Voila owns its
-    # Tornado loop, traitlets config and signal handlers; the kernels inherit TOKENS_EDU_DATA
-    # from the child's environment without touching ours; and this process can always stop it
-    # cleanly (SIGTERM is forwarded; the child also gets SIGTERM if this process dies, so no
-    # server is left behind).
-    cmd = voila_command(lessons, args.port, plan.pool_size, args.cull_idle_timeout, preheat_only,
-                        args.refill_delay, args.host, plan.max_students, root,
-                        max_kernels=max(plan.kernels, plan.warm + 1))
-    shown = HOST if args.host in ("0.0.0.0", "::", "") else args.host
-    url = f"http://{shown}:{args.port}/"
-    answers = (env.get("TOKENS_EDU_DB_URL") or env.get("TOKENS_EDU_DATA") or str(data))
-    if "://" in answers:  # a database URL may hold a password: show only its kind
-        answers = answers.split("://", 1)[0] + " database"
-    start = lessons / START_PAGE
-    begin = (f"Students start at {url.rstrip('/')}/voila/render/{START_PAGE}?student=THEIR-NAME\n"
-             if start.is_file() else "")
-    free = f"; {_gib(plan.free_mib)} free now" if plan.free_mib is not None else ""
-    if plan.pool_size == 0:
-        warm = "off (each page starts its own kernel: a few seconds, more when many start)"
-    else:
-        which = f" ({', '.join(preheat_only)})" if preheat_only else ""
-        others = [] if preheat_only else [n for n in names if not is_lesson(n)]
-        also = f" and 1 for each other page ({', '.join(others)})" if others else ""
-        warm = (f"{plan.pool_size} for each of {plan.lessons} lesson(s){which}{also}, all "
-                f"ready in about {max(1, round(plan.warm_minutes()))} minute(s)")
-    print(f"Serving {len(names)} lesson(s) from {lessons}\n"
-          f"Up to {plan.max_students} student{'s' if plan.max_students != 1 else ''} at once (about "
-          f"{KERNEL_MIB} MiB each{free}).\n"
-          f"Warm kernels: {warm}.\n"
-          f"Answers are saved in {answers}.\n"
-          f"Open {url} in a browser. {begin}Press Ctrl-C to stop.", flush=True)
-    if plan.warm > plan.kernels and plan.pool_size:
-        print(f"Note: {plan.warm} warm kernels need about {_gib(plan.warm * KERNEL_MIB)}, more "
-              "than is free: they stop starting when memory runs short, and give way to "
-              "students.", flush=True)
-    if shown != args.host:
-        print("Other computers open the same address with this computer's network address "
-              f"instead of {HOST}.", flush=True)
+    kernel_log = root / f"kernels-{args.port}.log"
+    try:
+        kernel_log.write_bytes(b"")  # this run's only
+    except OSError:
+        kernel_log = None
+    class_size = getattr(args, "class_size", None) or CLASS_SIZE
+    measured = remembered_kernel_mib(root)
+    plan = plan_capacity(len(names), args.pool_size, args.max_students,
+                         kernel_mib=measured or KERNEL_MIB)
+    cmd = voila_command(lessons, args.port, args.pool_size, args.cull_idle_timeout, preheat_only,
+                        args.refill_delay, args.host, args.max_students or 0, root, today=today,
+                        class_size=class_size, today_folder=data or data_folder(),
+                        kernel_log=kernel_log)
+    _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_size, data, env)
     watch = None
     if data is not None and not env.get("TOKENS_EDU_DB_URL", "").strip():
         env["TOKENS_EDU_STORAGE_WATCHED"] = "1"  # the kernels leave telling the teacher to us
         watch = StorageWatch(data)
         watch.check()
         watch.start()
-    # Its own session: a Ctrl-C in the terminal reaches only this process, which then asks Voila
-    # to stop exactly once (a second signal during Voila's shutdown could leave kernels behind).
-    proc = subprocess.Popen(cmd, env=env, start_new_session=True,
-                            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+    return _run(cmd, env, args, watch)
 
-    def forward(signum, _frame):
-        if proc.poll() is None:
-            proc.send_signal(signum)
 
-    old_term = signal.signal(signal.SIGTERM, forward)
+def _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_size, data, env):
+    """The first lines: what is served, the warm kernels, memory, answers, where to go."""
+    shown = HOST if args.host in ("0.0.0.0", "::", "") else args.host
+    url = f"http://{shown}:{args.port}/"
+    answers = env.get("TOKENS_EDU_DB_URL") or str(data)
+    if "://" in answers:  # a database URL may hold a password: show only its kind
+        answers = answers.split("://", 1)[0] + " database"
+    begin = (f"Students start at {url.rstrip('/')}/voila/render/{START_PAGE}?student=THEIR-NAME\n"
+             if (lessons / START_PAGE).is_file() else "")
+    if args.pool_size == 0:
+        warm = "off (each page starts its own kernel: a few seconds, more when many start)"
+    elif preheat_only or args.pool_size is not None:
+        which = ", ".join(preheat_only) if preheat_only else "each lesson"
+        size = args.pool_size if args.pool_size is not None else class_size
+        warm = f"{size} for {which} (fixed)"
+    else:
+        start = f"{min(START_WARM, class_size)} for the start page, " if START_PAGE in names else ""
+        if today:
+            warm = (f"{start}{class_size} for today's lesson ({today}), and for other lessons "
+                    f"as students open them")
+        else:
+            warm = (f"{start}1 for each lesson, more for a lesson students are opening; name "
+                    f"today's lesson to warm {class_size} for it: tokens-edu today 03 (or serve "
+                    f"--today 03)")
+    mib = plan.kernel_mib
+    size = (f"about {mib:.0f} MiB each, measured last time" if measured else
+            f"about {mib:.0f} MiB each until this computer's kernels are measured")
+    free = f"; {_gib(plan.free_mib)} free now" if plan.free_mib is not None else ""
+    who = (f"Up to {plan.max_students} student{'s' if plan.max_students != 1 else ''} at once"
+           if args.max_students else f"Memory for about {plan.kernels} pages at once")
+    print(f"Serving {len(names)} lesson page(s) from {lessons}\n"
+          f"{who} ({size}{free}).\n"
+          f"Warm kernels: {warm}.\n"
+          f"Answers are saved in {answers}.\n"
+          f"Open {url} in a browser. {begin}Press Ctrl-C to stop.", flush=True)
+    if shown != args.host:
+        print("Other computers open the same address with this computer's network address "
+              f"instead of {HOST}.", flush=True)
+
+
+def _run(cmd: list[str], env: dict, args, watch) -> int:
+    """Run Voila until it stops, or until Ctrl-C / SIGTERM (then stop it, with one line)."""
+    # Voila runs in a child process with its own session: Voila owns its Tornado loop, config
+    # and signal handlers; a Ctrl-C in the terminal reaches only this process, which asks Voila
+    # to stop exactly once; the child also gets SIGTERM if this process dies (no orphan server).
+    old_term = signal.signal(signal.SIGTERM, _raise_stop)
+    proc = None
     stopping = False
     try:
+        proc = subprocess.Popen(cmd, env=env, start_new_session=True,
+                                preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
         ready = False
         while proc.poll() is None:
             try:
                 if not ready and answers_port(args.port, args.host):
                     ready = True
-                    print(f"Ready: {url}", flush=True)
+                    print(f"Ready: http://{HOST if args.host in ('0.0.0.0', '::', '') else args.host}"
+                          f":{args.port}/", flush=True)
                 proc.wait(timeout=None if ready else 0.3)
             except subprocess.TimeoutExpired:
                 continue
-            except KeyboardInterrupt:
-                # Ctrl-C: ask Voila to stop once, and give it time to stop every kernel. A second
-                # Ctrl-C (or a minute) stops it hard.
-                stopping = True
-                print("Stopping (this stops every lesson's kernel)...", flush=True)
-                forward(signal.SIGTERM, None)
-                try:
-                    proc.wait(timeout=60)
-                except (subprocess.TimeoutExpired, KeyboardInterrupt):
-                    proc.kill()
-                    proc.wait()
+    except (KeyboardInterrupt, _Stop):
+        stopping = True
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C changes nothing now
+        print("Stopping the lesson server...", end="", flush=True)
+        hard = _stop(proc)
+        print(" Stopped." + (" (Some kernels were stopped hard.)" if hard else ""), flush=True)
     finally:
         signal.signal(signal.SIGTERM, old_term)
         if watch is not None:
             watch.stopped.set()
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-    code = proc.returncode
-    if stopping or code in (0, -signal.SIGTERM, -signal.SIGINT):
+        if proc is not None and proc.poll() is None:
+            _stop(proc)
+    if stopping:
+        return 0
+    code = proc.returncode if proc is not None else 1
+    if code in (0, -signal.SIGTERM, -signal.SIGINT):
         print("Stopped.", flush=True)
         return 0
     print(f"Voila stopped with an error (exit code {code}). See the messages above.",
           file=sys.stderr, flush=True)
     return 1
+
+
+def _stop(proc) -> bool:
+    """Ask Voila to stop; past :data:`STOP_WAIT_S` stop it hard. Returns True when it had to be
+    stopped hard (its kernels then stop themselves: they watch their parent)."""
+    if proc is None or proc.poll() is not None:
+        return False
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=STOP_WAIT_S)
+        return False
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return True

@@ -1,0 +1,223 @@
+"""What the Voila side of ``tokens-edu serve`` knows: its settings, the pages that hold a kernel,
+and the demand for each lesson (which lessons students are opening, and today's lesson).
+
+One :class:`ServeState` is made by :func:`tokens_edu.server.voila.main` and handed to every part
+that needs it (the kernel manager, the handlers, the watch); there is no module-level state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from collections import deque
+
+from .memory import ESTIMATE_MIB, KernelSize
+
+__all__ = ["DEFAULTS", "ServeState", "Demand", "Page", "current_page"]
+
+#: The settings ``tokens-edu serve`` passes (JSON, see :func:`tokens_edu.server.voila.main`) and
+#: their defaults.
+DEFAULTS = {
+    "step": 3.0,  # seconds between two warm kernels starting while students work
+    "first_step": 1.5,  # the same while no student has a page (the server just started)
+    "max_students": 0,  # pages with a kernel at once; 0: what the memory holds
+    "max_kernels": 0,  # kernels (pages and warm ones) at most; 0: what the memory holds
+    "kernel_mib": ESTIMATE_MIB,  # memory per kernel until this computer's kernels are measured
+    "min_free_mib": 300,  # memory always left free for the system and the server (MiB)
+    "hidden": ["scenarios"],  # folders of the lessons folder that are not browsable
+    "page_timeout": 90,  # seconds a page may take to render once asked for
+    "unopened_timeout": 20,  # a served page whose browser never connected gives its kernel back
+    "gone_timeout": 120,  # a page whose browser went away (no connection) gives it back after
+    "client_pages": 3,  # at the cap, pages one client holds without opening them
+    "cold_starts": 2,  # pages starting their own kernel at the same time (the others wait)
+    "status_every": 60,  # seconds between status lines (only when something changed); 0: never
+    # warm kernels (see Demand)
+    "demand": True,  # warm kernels follow demand; False: the fixed sizes of "pools"
+    "pools": {},  # notebook -> warm kernels, when fixed (--pool-size, --preheat-only)
+    "pages": {},  # notebook -> "start" | "lesson" | "other" | "hidden"
+    "class_size": 30,  # students in a class: the most warm kernels one page gets
+    "start_warm": 10,  # warm kernels of the start page while nobody is arriving
+    "lesson_warm": 1,  # warm kernels of a lesson nobody has opened
+    "today": None,  # today's lesson (a notebook name), given at start
+    "today_folder": None,  # the folder whose today.json may name it later (see .today)
+    "kernel_log": None,  # file for the kernels' own output (their stderr and stdout)
+    "memo_folder": None,  # where the measured kernel size is kept for the next start
+}
+
+_page = contextvars.ContextVar("tokens_edu_page", default=None)
+
+
+def current_page():
+    """The page request being served in this task (a handler), or None."""
+    return _page.get()
+
+
+class Page:
+    """A page that holds a kernel.
+
+    Attributes:
+        notebook: the notebook's name (relative to the lessons folder).
+        client: the address the page was asked from.
+        served: event loop time its HTML was all sent, or None while it is being sent.
+        hello: event loop time a browser ran the page's first script (see :mod:`.pages`: a
+            script asking for pages never runs one), or None.
+        opened: True once a browser connected to its kernel.
+        gone_since: loop time its browser's last connection closed (or, for a page whose
+            browser said hello, since it has had none), or None.
+    """
+
+    __slots__ = ("notebook", "client", "served", "hello", "opened", "gone_since")
+
+    def __init__(self, notebook: str | None, client: str | None):
+        self.notebook, self.client = notebook, client
+        self.served: float | None = None
+        self.hello: float | None = None
+        self.opened = False
+        self.gone_since: float | None = None
+
+
+class Demand:
+    """How many warm kernels each page should have now.
+
+    * Today's lesson: :attr:`class_size`.
+    * The start page (every student begins there): ``start_warm``, and while students arrive,
+      as many as arrived in the last :data:`ARRIVING_S` seconds (up to the class size).
+    * A lesson students are opening (a page asked for in the last :data:`IN_USE_S` seconds):
+      2 more than asked for in the last :data:`ARRIVING_S` seconds, up to the class size.
+    * Any other lesson: ``lesson_warm`` (1) while no lesson is today's, none once the teacher
+      has named today's lesson (or when the memory is short: see :mod:`.pools`); other pages
+      (the teacher's guide) and hidden ones: none until opened.
+
+    With fixed sizes (``--pool-size`` or ``--preheat-only``) the sizes given are kept instead.
+    """
+
+    ARRIVING_S = 120.0
+    IN_USE_S = 600.0
+
+    def __init__(self, settings: dict):
+        self.settings = settings
+        self.kinds: dict[str, str] = dict(settings.get("pages") or {})
+        self.fixed: dict[str, int] = {k: int(v) for k, v in (settings.get("pools") or {}).items()}
+        self.today: str | None = settings.get("today")
+        self.asked: dict[str, deque] = {}
+
+    @property
+    def class_size(self) -> int:
+        return max(1, int(self.settings["class_size"]))
+
+    def note(self, notebook: str, now: float | None = None) -> None:
+        """A page of ``notebook`` was asked for."""
+        times = self.asked.setdefault(notebook, deque(maxlen=500))
+        times.append(time.monotonic() if now is None else now)
+
+    def recent(self, notebook: str, seconds: float, now: float | None = None) -> int:
+        """Pages of ``notebook`` asked for in the last ``seconds``."""
+        now = time.monotonic() if now is None else now
+        return sum(1 for t in self.asked.get(notebook, ()) if now - t <= seconds)
+
+    def target(self, notebook: str, now: float | None = None) -> int:
+        """Warm kernels ``notebook`` should have now."""
+        if not self.settings.get("demand", True):
+            return self.fixed.get(notebook, self.fixed.get("default", 0))
+        kind = self.kinds.get(notebook, "other")
+        if kind == "hidden":
+            return 0
+        size = self.class_size
+        if notebook == self.today:
+            return size
+        arriving = self.recent(notebook, self.ARRIVING_S, now)
+        if kind == "start":
+            return min(size, max(int(self.settings["start_warm"]), arriving))
+        if self.recent(notebook, self.IN_USE_S, now):
+            return min(size, arriving + 2)
+        return int(self.settings["lesson_warm"]) if kind == "lesson" and not self.today else 0
+
+    def rank(self, notebook: str, now: float | None = None) -> int:
+        """Which warm kernels start first (lower first) and give way last: today's lesson and the
+        start page, then lessons in use, then the rest."""
+        if notebook == self.today or self.kinds.get(notebook) == "start":
+            return 0
+        if self.recent(notebook, self.IN_USE_S, now):
+            return 1
+        return 2
+
+
+class ServeState:
+    """What the handlers, the kernel manager and the watch share.
+
+    Attributes:
+        settings: the merged settings (see :data:`DEFAULTS`).
+        km: the kernel manager, once made.
+        pages: page kernel id -> :class:`Page`.
+        waiting: requests that passed the cap check and have no kernel yet.
+        demand: the :class:`Demand` for warm kernels.
+        kernel_size: the measured memory of one kernel (:class:`~.memory.KernelSize`).
+        stopping: True once the server is stopping (no new kernels, no new pages).
+    """
+
+    def __init__(self, settings: dict | None = None):
+        self.settings = {**DEFAULTS, **(settings or {})}
+        self.km = None
+        self.pages: dict[str, Page] = {}
+        self.waiting: set[int] = set()
+        self.demand = Demand(self.settings)
+        self.kernel_size = KernelSize(float(self.settings["kernel_mib"]))
+        self.stopping = False
+        self._cold: asyncio.Semaphore | None = None
+        self.full_count = 0
+        self.counters: dict[str, int] = {}
+
+    @property
+    def cold(self) -> asyncio.Semaphore:
+        """Pages that start a kernel of their own at once (the others wait their turn)."""
+        if self._cold is None:
+            self._cold = asyncio.Semaphore(max(1, int(self.settings["cold_starts"])))
+        return self._cold
+
+    def students(self) -> int:
+        """Pages that hold a kernel now, plus pages that are getting one."""
+        return len(self.pages) + len(self.waiting)
+
+    def warm(self) -> int:
+        """Warm kernels (ready, starting or waiting their turn) over every page."""
+        pools = getattr(self.km, "_pools", None) or {}
+        return sum(len(pool) for pool in pools.values())
+
+    def add_page_kernel(self, kernel_id: str, notebook: str | None = None) -> None:
+        """A page got ``kernel_id`` (a warm one or its own)."""
+        page = _page.get()
+        client = None
+        if page is not None:
+            self.waiting.discard(id(page))
+            page._tokens_kernel_id = kernel_id
+            notebook = notebook or getattr(page, "_tokens_notebook", None)
+            client = getattr(page.request, "remote_ip", None)
+        self.pages[kernel_id] = Page(notebook, client)
+
+    def forget(self, kernel_id: str) -> None:
+        """``kernel_id`` was stopped: it no longer counts."""
+        self.pages.pop(kernel_id, None)
+
+    def count(self, what: str, n: int = 1) -> None:
+        """Add ``n`` to a counter the status line reports (kernels given back, and why)."""
+        self.counters[what] = self.counters.get(what, 0) + n
+
+    @staticmethod
+    def serving(handler):
+        """Context for ``handler``'s request: :func:`current_page` returns it meanwhile."""
+        return _PageContext(handler)
+
+
+class _PageContext:
+    def __init__(self, handler):
+        self.handler = handler
+        self.token = None
+
+    def __enter__(self):
+        self.token = _page.set(self.handler)
+        return self.handler
+
+    def __exit__(self, *exc):
+        _page.reset(self.token)
+        return False

@@ -16,6 +16,13 @@ Usage::
 Prints min, median, p95 and max in milliseconds and clicks per round (median, max). Targets: p95 <=
 150 ms; clicks per round <= 5. Exits 1 when a target is missed. Timings on a shared machine are
 noisy: run it a few times on a quiet one.
+
+``--keyboard`` also plays a game of lesson 05 with the keyboard only (the arrow keys, Home or End
+to a move, then Enter; tests/support/pages.py ``keyboard_move``) and prints the key presses per
+turn (target: a median of 6 or fewer). ``--axe`` opens every lesson page at 1366x768, starts its
+first game when it has a Start button (hot seat: past the cover), runs axe-core 4 (from
+``npm ci --prefix tests``) and prints the violating elements by impact (target: 0 serious and
+0 critical on every page).
 """
 
 from __future__ import annotations
@@ -31,12 +38,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "tests" / "support"), str(ROOT / "tests" / "widgets")]
 
-from pages import LESSON, SETTLED, VIEWPORT, Server  # noqa: E402
+from pages import LESSON, SETTLED, VIEWPORT, Server, keyboard_move  # noqa: E402
 from teacher_helpers import launch, only_loopback  # noqa: E402
 from test_browser import WANTS  # noqa: E402
 
 TARGET_MS = 150.0
 TARGET_CLICKS = 5
+TARGET_KEYS = 6
 CORNER = {"x": 6, "y": 6}
 
 # Clicks the element matched by selector and resolves with the ms until the tick changes.
@@ -123,6 +131,68 @@ def student_turn(page, times: list[float], quick: bool = True) -> int:
     return 1
 
 
+def keyboard_game(page) -> list[int]:
+    """One game of lesson 05 by keyboard only, from its Start; the key presses of each of the
+    student's turns (the last, unfinished one left out)."""
+    turns, keys, turn = [], 0, None
+    for _ in range(2000):
+        page.evaluate(SETTLED, ".tokens-game")
+        if page.locator(".tokens-game .tt-banner").count():
+            break
+        now = page.locator(".tokens-game .tokens-step").inner_text().split(":")[0]
+        if now != turn:
+            if turn is not None and turn.startswith("Turn"):
+                turns.append(keys)
+            keys, turn = 0, now
+        keys += keyboard_move(page)[1]
+    return turns
+
+
+def axe_pages(browser, server, shots: Path | None = None) -> dict[str, dict[str, int]]:
+    """axe-core's violating elements by impact on every lesson page, with its first game started;
+    with ``shots``, a 1366x768 screenshot of lessons 01, 05 and 07 there (docs/img)."""
+    from axe import counts, run_axe  # noqa: PLC0415
+
+    out = {}
+    for nb in sorted((ROOT / "lessons").glob("[0-9][0-9]-*.ipynb")):
+        context = browser.new_context(viewport=VIEWPORT)
+        try:
+            context.route("**/*", only_loopback)
+            page = context.new_page()
+            page.set_default_timeout(90_000)
+            page.goto(f"{server.url}/voila/render/{nb.name}?student=bench", wait_until="commit")
+            page.wait_for_selector(".jupyter-widgets >> nth=0", state="attached")
+            # the cells run top to bottom: wait until no new widget has been drawn for 3 s
+            page.wait_for_function("""() => { const n = document.querySelectorAll('.jupyter-widgets').length;
+                const w = window.__tk_seen || (window.__tk_seen = {n: -1, t: 0}); const now = performance.now();
+                if (n !== w.n) { w.n = n; w.t = now; } return now - w.t > 3000; }""", polling=500, timeout=120_000)
+            for i in range(2):  # hot seat: the two names
+                name = page.locator(f".tokens-name-{i} input")
+                if name.count() and name.first.is_visible() and name.first.is_enabled():
+                    name.first.fill("Ana" if i == 0 else "Ben")
+            start = page.locator("button.tokens-start")
+            if start.count() and start.first.is_visible():
+                start.first.click()
+                page.wait_for_selector(".tokens-table .tt-side-bottom, button.tokens-reveal", state="visible")
+                reveal = page.locator("button.tokens-reveal")
+                if reveal.count() and reveal.first.is_visible():
+                    reveal.first.click()
+                    page.wait_for_selector(".tokens-table .tt-panel .tokens-action", state="attached")
+            if page.locator(".tokens-game").count():
+                page.evaluate(SETTLED, ".tokens-game")
+            if shots and nb.name[:2] in ("01", "05", "07"):
+                if nb.name[:2] != "01":  # the table in view (lesson 1: its top, a card and the gallery)
+                    page.locator(".tokens-table").first.scroll_into_view_if_needed()
+                page.screenshot(path=str(shots / f"lesson-{nb.name[:2]}-1366x768.png"))
+            out[nb.name] = counts(run_axe(page))
+            screens = page.evaluate("() => Math.max(document.documentElement.scrollHeight, "
+                                    "...[...document.querySelectorAll('#rendered_cells, .jp-Notebook')].map(e => e.scrollHeight))") / VIEWPORT["height"]
+        finally:
+            context.close()
+        print(f"axe-core {nb.name}: {out[nb.name]}; page {screens:.1f} screens of 768 px", flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
@@ -131,11 +201,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--screenshot", type=Path, default=None, help="save a 1366x768 screenshot after a few turns")
     ap.add_argument("--no-quick", action="store_true",
                     help="play without the one-click buttons on the cards (card, then its move beside the table)")
+    ap.add_argument("--keyboard", action="store_true", help="also play a game by keyboard: key presses per turn")
+    ap.add_argument("--axe", action="store_true", help="also run axe-core on every lesson page, a game started")
+    ap.add_argument("--lesson-screenshots", type=Path, default=None,
+                    help="with --axe: save 1366x768 screenshots of lessons 01, 05 and 07 in this folder")
     args = ap.parse_args(argv)
 
     times: list[float] = []
     rounds: list[int] = []
     errors: list[str] = []
+    key_turns: list[int] = []
+    axe: dict[str, dict[str, int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         (tmp / "data").mkdir()
@@ -152,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
                 page.locator("button.tokens-start").click()
                 page.wait_for_selector(".tokens-game .tokens-table .tt-side-bottom", state="visible")
                 print(f"page and first game ready in {time.monotonic() - t0:.1f} s")
+                if page.locator(".tt-speed select").count():  # the computer's turn costs no click: fast
+                    page.locator(".tt-speed select").select_option(label="fast")
                 shot_taken = False
                 for game in range(args.games):
                     clicks, turn = 0, None
@@ -179,6 +257,15 @@ def main(argv: list[str] | None = None) -> int:
                     if game + 1 < args.games:
                         page.locator(".tokens-game button.tokens-again").click()
                         page.wait_for_selector(".tokens-game .tt-banner", state="detached")
+                if args.keyboard:  # Play again by keyboard: Enter on the banner's button
+                    page.locator(".tokens-game button.tokens-again").focus()
+                    page.keyboard.press("Enter")
+                    page.wait_for_selector(".tokens-game .tt-banner", state="detached")
+                    page.evaluate(SETTLED, ".tokens-game")
+                    key_turns = keyboard_game(page)
+                page.context.close()
+                if args.axe:
+                    axe = axe_pages(browser, server, args.lesson_screenshots)
                 browser.close()
         finally:
             server.stop()
@@ -196,6 +283,17 @@ def main(argv: list[str] | None = None) -> int:
               f"over {len(rounds)} rounds (the computer's turn needs none)")
     ok = bool(times) and percentile(times, 0.95) <= TARGET_MS and rounds and statistics.median(rounds) <= TARGET_CLICKS
     print(f"targets: p95 <= {TARGET_MS:.0f} ms, clicks per round <= {TARGET_CLICKS}: {'met' if ok else 'NOT met'}")
+    if args.keyboard:
+        good = bool(key_turns) and statistics.median(key_turns) <= TARGET_KEYS
+        print(f"key presses per turn (keyboard only): {key_turns}; "
+              + (f"min {min(key_turns)}, median {statistics.median(key_turns):.0f}, max {max(key_turns)}; " if key_turns else "")
+              + f"target median <= {TARGET_KEYS}: {'met' if good else 'NOT met'}")
+        ok = ok and good
+    if args.axe:
+        bad = {k: v["serious"] + v["critical"] for k, v in axe.items() if v["serious"] + v["critical"]}
+        print(f"axe-core: serious + critical on {len(axe)} lesson pages: "
+              + (", ".join(f"{k} {n}" for k, n in bad.items()) if bad else "0 on every page"))
+        ok = ok and not bad
     return 0 if ok else 1
 
 

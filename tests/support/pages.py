@@ -130,3 +130,131 @@ def student_and_computer_decks() -> tuple[int, int]:
             if a != b and not names[a] & names[b]:
                 return a, b
     raise AssertionError("no two starter decks without a shared card")
+
+
+#: What the simple student of the browser tests and benchmarks/browser_latency.py wants, in order:
+#: (the words of the move, the kind of move on a card's buttons).
+WANTS = (("Run a Task", "task"), ("Deploy", "deploy"), ("Audit", "audit"), ("Train", "train"))
+TABLE = ".tokens-game .tokens-table"
+
+
+def _css(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("'", "\\'")
+
+
+def student_move(page, click=None, root: str = TABLE) -> tuple[str, int]:
+    """One decision of a simple student who plays by clicking the moves under the cards: Task,
+    Deploy, Audit, Train (the first card that has it), else a move beside the table (keep this
+    hand, go first, a choice), else End turn. Returns ``(what it did, clicks used)``.
+
+    ``click(selector)`` makes the click that reaches the kernel and waits for the answer (default:
+    :func:`click_and_wait`); the clicks before it (a move that asks for its target) are plain.
+    """
+    if click is None:
+        def click(selector: str) -> None:
+            click_and_wait(page, page.locator(selector).first, root.split(" ")[0])
+    table = page.locator(root)
+    loose = table.locator(".tt-panel .tt-loose")
+    if loose.count():
+        texts = [t.strip() for t in loose.all_inner_texts()]
+        pick = next((i for i, t in enumerate(texts) if t in ("Go first", "Keep this hand")), 0)
+        click(f"{root} .tt-panel .tt-loose[data-i='{loose.nth(pick).get_attribute('data-i')}']")
+        return texts[pick], 1
+    for want, kind in WANTS:
+        buttons = table.locator(f".tt-moves .tt-quick-{kind}")
+        if not buttons.count():
+            continue
+        first = buttons.first
+        cls = first.get_attribute("class") or ""
+        if "tt-quick-aim" in cls:  # "Audit…": the targets glow, a click on one makes the move
+            first.click()
+            table.locator(".tt-card.tt-target").first.wait_for(state="visible")
+            click(f"{root} .tt-card.tt-target")
+            return want, 2
+        if "tt-quick-more" in cls:  # several ways to pay: they open beside the table
+            first.click()
+            verb = table.locator(f".tt-panel .tt-verb.tokens-action-{kind}").first
+            verb.wait_for(state="visible")
+            click(f"{root} .tt-panel .tt-verb.tokens-action-{kind}[data-i='{verb.get_attribute('data-i')}']")
+            return want, 2
+        click(f"{root} .tt-moves .tt-quick-{kind}[data-i='{first.get_attribute('data-i')}']")
+        return want, 1
+    end = table.locator(".tt-panel .tt-end")
+    assert end.count(), "no move offered and no End turn"
+    click(f"{root} .tt-panel .tt-end")
+    return "End turn", 1
+
+
+# The index of an element in the table's move list (what the arrow keys step through, table.js's
+# moveButtons), and of the focused element in it (-1: the focus is elsewhere).
+_MOVE_LIST = ".tt-target, .tt-moves .tt-move, .tt-panel .tt-verb, .tt-panel .tt-end, .tt-cancel"
+_WHERE = """([root, sel, list]) => { const t = document.querySelector(root);
+  const all = [...t.querySelectorAll(list)]; const want = sel ? t.querySelector(sel) : null;
+  return [all.indexOf(want), all.indexOf(document.activeElement), all.length,
+          !!(document.activeElement && document.activeElement.closest(root))]; }"""
+
+
+def _keys_to(page, selector: str, root: str) -> int:
+    """Press the fewest keys that move the focus from where it is onto ``selector`` (the arrows
+    step through the moves and wrap round; Home: the first move; End: End turn). Returns how
+    many keys were pressed (0 when the focus is already there)."""
+    want, at, n, inside = page.evaluate(_WHERE, [root, selector, _MOVE_LIST])
+    assert want >= 0, (f"{selector} is not among the table's moves: "
+                       + page.evaluate("r => document.querySelector(r + ' .tt-panel').innerText", root)[:400])
+    assert inside, "the focus is not on the table"
+    if want == at:
+        return 0
+    if ".tt-end" in selector:
+        page.keyboard.press("End")
+        return 1
+    ways = []  # (presses, [keys])
+    if at >= 0:
+        ways.append(((want - at) % n, ["ArrowRight"] * ((want - at) % n)))
+        ways.append(((at - want) % n, ["ArrowLeft"] * ((at - want) % n)))
+    ways.append((1 + want, ["Home"] + ["ArrowRight"] * want))
+    _, keys = min(ways, key=lambda w: w[0])
+    for key in keys:
+        page.keyboard.press(key)
+    assert page.evaluate(_WHERE, [root, selector, _MOVE_LIST])[1] == want, f"the keys did not reach {selector}"
+    return len(keys)
+
+
+def keyboard_move(page, root: str = TABLE) -> tuple[str, int]:
+    """The simple student of :func:`student_move`, with the keyboard only: the arrow keys (or
+    Home / End) to the move it wants, then Enter; a move with several targets: Enter on the
+    move, then Enter on the target (the focus goes to the first target). Returns ``(what it
+    did, key presses used)``. The focus must be on the table (it is after Start and every move)."""
+    game = root.split(" ")[0]
+    table = page.locator(root)
+
+    def enter() -> None:
+        before = tick(page, game)
+        page.keyboard.press("Enter")
+        wait_tick(page, before, game)
+        page.evaluate(SETTLED, game)
+
+    loose = table.locator(".tt-panel .tt-loose")
+    if loose.count():  # keep this hand, go first, a card's choice
+        texts = [t.strip() for t in loose.all_inner_texts()]
+        pick = next((i for i, t in enumerate(texts) if t in ("Go first", "Keep this hand")), 0)
+        keys = _keys_to(page, f".tt-panel .tt-loose[data-i='{loose.nth(pick).get_attribute('data-i')}']", root)
+        enter()
+        return texts[pick], keys + 1
+    for want, kind in WANTS:
+        buttons = table.locator(f".tt-moves .tt-quick-{kind}")
+        if not buttons.count():
+            continue
+        first = buttons.first
+        cls = first.get_attribute("class") or ""
+        keys = _keys_to(page, f".tt-moves .tt-quick-{kind}[data-i='{first.get_attribute('data-i')}']"
+                        if first.get_attribute("data-i") else f".tt-moves .tt-quick-{kind}", root)
+        if "tt-quick-aim" in cls or "tt-quick-more" in cls:  # then the first target / way to pay
+            page.keyboard.press("Enter")
+            sel = ".tt-target" if "tt-quick-aim" in cls else f".tt-panel .tt-verb.tokens-action-{kind}"
+            table.locator(sel).first.wait_for(state="visible")
+            keys += 1 + _keys_to(page, sel, root)
+        enter()
+        return want + ("…" if "tt-quick-aim" in cls else "+" if "tt-quick-more" in cls else ""), keys + 1
+    keys = _keys_to(page, ".tt-panel .tt-end", root)
+    enter()
+    return "End turn", keys + 1

@@ -437,6 +437,19 @@ def test_unknown_card_name_is_a_plain_error(url):
         DiscussBox("Chatbt", Journal(url, student="Ana"))
 
 
+@pytest.mark.parametrize("prompt", [None, "Should an AI always have to explain its choices?"])
+def test_one_discuss_question_per_box(url, prompt):
+    """The card in a Discuss box is drawn without its own Discuss line: the box asks one
+    question, under the card (issue 21 part 4: lesson 7 showed two questions for one box)."""
+    card = load_cards()["Explainability"]
+    box = DiscussBox(card, Journal(url, student="Ana", lesson="07"), prompt=prompt)
+    shown = box.card_view.value + box.question.value
+    asked = prompt or card.discuss
+    assert shown.count("Discuss:") == 1 and asked in box.question.value
+    assert prompt is None or card.discuss not in shown
+    assert "tk-discuss" not in box.card_view.value and card.definition in box.card_view.value
+
+
 def test_saving_too_often_says_so_and_keeps_the_words(url):
     """Issue 20: one student could flood saves. The box says, in plain words, to wait."""
     box = DiscussBox("Chatbot", Journal(url, student="Ana"))

@@ -303,3 +303,22 @@ def test_other_pools_and_bad_pools():
         CardGallery("Chatbot")
     with pytest.raises(TypeError, match="needs Cards"):
         CardGallery(["Chatbot"])
+
+
+def test_a_page_of_cards_at_a_time():
+    """``page_size``: the gallery draws ten cards at a time (lesson 1 was about 12 screens
+    long with all 70), Next and Previous turn the pages, a filter starts again at page 1."""
+    g = CardGallery(page_size=10)
+    drawn = lambda: [t for t in g.tiles if t.layout.display != "none"]  # noqa: E731
+    assert len(drawn()) == 10 and len(g.shown) == 70 and g.prev_button.disabled
+    assert "cards 1 to 10 of 70 (page 1 of 7)" == g.count_label.value
+    first = [c.name for c in g.on_page]
+    g.next_button.click()
+    assert len(drawn()) == 10 and [c.name for c in g.on_page] != first and "page 2 of 7" in g.count_label.value
+    for _ in range(10):
+        g.next_button.click()
+    assert g.next_button.disabled and len(drawn()) == 70 - 60
+    g.color_filter.value = "red"
+    assert g.page == 0 and len(drawn()) == min(10, len(g.shown)) and all(c.color == "red" for c in g.on_page)
+    with pytest.raises(ValueError, match="page_size"):
+        CardGallery(page_size=0)

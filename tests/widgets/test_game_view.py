@@ -383,8 +383,8 @@ def test_autoplay_steps_one_move_per_page_timer_and_ignores_stale_steps():
     assert len(game.history) == n + 1
     send(view, type="pause", paused=True)
     assert state(view)["paused"] and view.next_button.shown
-    send(view, type="speed", ms=1000)
-    assert state(view)["delay"] == 1000 and view.delay_ms == 1000
+    send(view, type="speed", ms=2500)  # "slow" in the menu
+    assert state(view)["delay"] == 2500 and view.delay_ms == 2500
 
 
 def test_the_computers_moves_are_highlighted_on_the_table():
@@ -755,3 +755,25 @@ def test_the_players_name_is_the_students_name_when_known(tmp_path, monkeypatch)
     assert "reload" in panel.page_note.value
     panel.view.again_button.click()  # not over: refused, the game goes on
     assert "Finish this game" in state(panel.view)["note"]["text"]
+
+
+def test_puzzle_picker_shows_each_puzzles_prediction_beside_its_task():
+    """Lesson 4: a puzzle's prediction sits beside its task, right above the table (issue 21
+    part 4: they were one to three screens below), and keeps its answer across puzzles."""
+    import ipywidgets as widgets
+
+    from tokens_edu.widgets import PredictionBox, PuzzlePicker
+
+    names = ("fast-tracked", "legacy")
+    boxes = {n: PredictionBox(f"About {n}?", choices=["a", "b"], correct="a", answer="a.") for n in names}
+    picker = PuzzlePicker({n: SCENARIOS / f"04-{n}.yaml" for n in names}, predictions={"legacy": boxes["legacy"]})
+    head = picker.children[1]
+    assert isinstance(head, widgets.HBox) and head.children == (picker.task, picker.aside)
+    assert picker.children[2] is picker.view  # the table right under them
+    assert picker.aside.children == ()  # no prediction for this puzzle
+    picker.show("legacy")
+    assert picker.aside.children == (boxes["legacy"],)
+    picker.show("fast-tracked")
+    assert picker.aside.children == ()
+    with pytest.raises(ValueError, match="do not exist"):
+        PuzzlePicker({"legacy": SCENARIOS / "04-legacy.yaml"}, predictions={"nope": boxes["legacy"]})

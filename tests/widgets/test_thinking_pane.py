@@ -372,3 +372,21 @@ def test_a_whole_game_with_the_pane_and_hints_never_sends_a_hidden_card(wire):
             assert name not in sent, f"{name} from the computer's hand or deck reached the page"
     assert game.over and len(view.thinking.tables) > 10 and len(view.hint.seconds) > 10
     assert computer - public, "some of the computer's cards stayed hidden all game"
+
+
+def test_next_computer_move_sits_beside_the_guesses():
+    """Lesson 7: the guesses and a "Next computer move" button in one row (issue 21 part 4: the
+    table's own button was a screen away from the guesses); it steps like the table's button."""
+    view = GameView(Game.from_scenario(SCENARIOS / "03-task-exposes.yaml"), seats=("human", "greedy"),
+                    autoplay=False, thinking="open", predict=True)
+    pane = view.thinking
+    row = next(w for w in pane.box.children if pane.guess in getattr(w, "children", ()))
+    assert pane.next in row.children and "tokens-guess-next" in pane.next._dom_classes
+    n = len(view.game.history)
+    pane.next.click()  # the student's turn: nothing happens
+    assert len(view.game.history) == n and view.game.active == 0
+    view.buttons["end turn"].click()
+    n = len(view.game.history)
+    pane.guess.value = "Run a Task"
+    pane.next.click()
+    assert len(view.game.history) == n + 1 and pane.guessed == 1

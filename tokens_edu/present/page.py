@@ -118,7 +118,7 @@ class Seating:
     last_moves: tuple = ()
     autoplay: bool = True
     paused: bool = False
-    delay_ms: int = 500
+    delay_ms: int = 1500
     title: str = ""
     game_no: int = 0
     scroll: bool = False

@@ -94,11 +94,12 @@ def _check_card(card: object) -> Card:
     return card
 
 
-def card_aria_label(card: Card) -> str:
+def card_aria_label(card: Card, discuss: bool = True) -> str:
     """One plain sentence-by-sentence description of every fact on the card, for screen readers.
 
     Args:
         card: a :class:`~tokens_edu.cards.Card`.
+        discuss: False leaves the Discuss question out (a card drawn without it).
 
     Returns:
         str, e.g. ``"Neural Network. Black card, Machine Learning. System, uncommon. Costs 2 Data;
@@ -124,7 +125,7 @@ def card_aria_label(card: Card) -> str:
     parts.append(f"Ability: {rules}" if rules else "No ability.")
     if card.definition:
         parts.append(f"Definition: {card.definition}")
-    if card.discuss:
+    if card.discuss and discuss:
         parts.append(f"Discuss: {card.discuss}")
     if card.number:
         parts.append(f"Card {card.number} of the Alpha Set.")
@@ -143,13 +144,15 @@ def _rules_html(text: str) -> str:
     return badge.join(_esc(part) for part in _E_TOKEN.split(text))
 
 
-def render_card(card: Card, scale: float = 1.0) -> str:
+def render_card(card: Card, scale: float = 1.0, *, discuss: bool = True) -> str:
     """The card as a self-contained HTML fragment (inline CSS, no JavaScript).
 
     Args:
         card: a :class:`~tokens_edu.cards.Card`.
         scale: size factor (float, 0.3 to 4). ``1`` draws the card at poker-card size,
             63 x 88 mm (about 238 x 333 screen pixels); ``1.5`` is half as big again.
+        discuss: False leaves the card's Discuss question out (a Discuss box that asks its
+            question under the card: one question per box).
 
     Returns:
         str: one ``<div class="tk-card ...">`` element with an ``aria-label`` reading all the
@@ -253,7 +256,7 @@ def render_card(card: Card, scale: float = 1.0) -> str:
             f'<p class="tk-definition" style="{p_style}"><span style="font-weight:700">Definition:</span> '
             f'<span style="font-style:italic">{_esc(card.definition)}</span></p>'
         )
-    if card.discuss:
+    if card.discuss and discuss:
         disc_style = _style(margin="auto 0 0", padding="0.25em 0.4em", background=PAPER, color=INK,
                             border_left=f"0.3em solid {pal['art']}", border_radius="0.15em")
         blocks.append(
@@ -291,7 +294,7 @@ def render_card(card: Card, scale: float = 1.0) -> str:
     )
     return (
         f'<div class="tk-card tk-{_esc(card.color)} tk-{card.type.lower()}" data-card="{_esc(card.name)}" '
-        f'role="group" aria-roledescription="card" aria-label="{_esc(card_aria_label(card))}" '
+        f'role="group" aria-roledescription="card" aria-label="{_esc(card_aria_label(card, discuss))}" '
         f'style="{root_style}">{head}{art}{typebar}{textbox}{footer}</div>'
     )
 

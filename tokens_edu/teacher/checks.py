@@ -12,28 +12,26 @@ no database: :mod:`tokens_edu.teacher.dashboard` reads the rows and calls these)
 - :func:`summary`: one row per question of a lesson: how many students answered, and of the
   questions with a right answer, how many students' latest answer is right (and all tries);
 - :func:`latest`: each student's latest response per question, with their tries and right tries;
-- :func:`checks_html`: both as HTML, every text escaped.
+- :func:`panel`: both as the rows the dashboard's template ``checks.html`` draws (autoescaped);
+  :func:`checks_html` renders it.
 """
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING
+
+from .base import template_env
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-__all__ = ["summary", "latest", "checks_html", "SUMMARY_COLUMNS", "LATEST_COLUMNS", "KIND_NAMES"]
+__all__ = ["summary", "latest", "panel", "checks_html", "SUMMARY_COLUMNS", "LATEST_COLUMNS", "KIND_NAMES"]
 
 #: What each kind is called on the dashboard.
 KIND_NAMES = {"prediction": "Prediction", "exit": "Exit question", "result": "Result"}
 #: The columns of :func:`summary` and :func:`latest`, in order.
 SUMMARY_COLUMNS = ["lesson", "question", "kind", "students", "right", "checked", "tries", "right_tries"]
 LATEST_COLUMNS = ["student", "lesson", "question", "kind", "answer", "correct", "tries", "right_tries", "saved_at"]
-
-
-def _e(value) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 def _is_true(v) -> bool:
@@ -96,59 +94,56 @@ def summary(responses: "pandas.DataFrame") -> "pandas.DataFrame":
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
-def _mark(v) -> str:
-    # the sign for the eye, its words for a screen reader (as the Progress grid's marks)
-    if _is_true(v):
-        return '<span class="right" title="right" aria-hidden="true">&#10003;</span><span class="sr-only">right</span>'
-    if _is_false(v):
-        return ('<span class="wrong" title="not right" aria-hidden="true">&#10007;</span>'
-                '<span class="sr-only">not right</span>')
-    return ('<span class="open" title="no single right answer" aria-hidden="true">&ndash;</span>'
-            '<span class="sr-only">no single right answer</span>')
+def _correct(v):
+    """True, False, or None (no single right answer) for a stored ``correct`` value."""
+    return True if _is_true(v) else False if _is_false(v) else None
 
 
-def checks_html(responses: "pandas.DataFrame", when=str, max_rows: int = 300) -> str:
-    """The concept-check panel: the class summary, then each student's latest responses.
+def panel(responses: "pandas.DataFrame", max_rows: int = 300) -> dict:
+    """What the concept-check panel shows (``templates/checks.html`` draws it, every text
+    escaped by the template): the class summary, then each student's latest responses.
 
     Args:
         responses: as for :func:`latest` (already filtered by student or lesson, if wanted).
-        when: turns a time into the text shown (the dashboard's local-time formatter).
         max_rows: most student rows shown.
 
     Returns:
-        str: an HTML block (class ``checks``); a sentence when there are no responses.
+        dict with ``summary`` (one dict per question: ``lesson``, ``question``, ``kind`` (its
+        name on the dashboard), ``students``, ``score`` (words: "3 of 4 right")), ``latest``
+        (one dict per student and question, newest first, at most ``max_rows``: ``saved_at``,
+        ``student``, ``question``, ``answer``, ``tries`` (words, or "" for one save),
+        ``correct`` (True, False or None)) and ``total`` (rows before the cut).
     """
     if responses is None or not len(responses):
-        return ('<section class="checks"><h2>Concept checks</h2><p class="empty">No predictions, exit '
-                "questions or results yet. They appear here as students check a prediction, save an "
-                "exit question or run a lesson's test.</p></section>")
-    s = summary(responses)
+        return {"summary": [], "latest": [], "total": 0}
     rows = []
-    for r in s.itertuples():
-        score = (f"{r.right} of {r.checked} right" if r.checked else "no single right answer")
+    for r in summary(responses).itertuples():
+        score = f"{r.right} of {r.checked} right" if r.checked else "no single right answer"
         if r.checked and r.tries > r.students:
             score += f" ({r.right_tries} of {r.tries} tries)"
-        rows.append(f'<tr><td>{_e(r.lesson)}</td><td class="question">{_e(r.question)}</td>'
-                    f'<td>{_e(KIND_NAMES.get(r.kind, r.kind))}</td><td class="num">{r.students}</td>'
-                    f'<td class="score">{_e(score)}</td></tr>')
+        rows.append({"lesson": r.lesson, "question": r.question, "kind": KIND_NAMES.get(r.kind, r.kind),
+                     "students": r.students, "score": score})
     last = latest(responses)
-    shown = last.head(max_rows)
     lines = []
-    for r in shown.itertuples():
+    for r in last.head(max_rows).itertuples():
+        correct = _correct(r.correct)
         tries = ""
         if r.tries > 1:
-            checked = _is_true(r.correct) or _is_false(r.correct)
-            tries = (f' <span class="saves">({r.right_tries} of {r.tries} tries right)</span>' if checked
-                     else f' <span class="saves">({r.tries} saves)</span>')
-        lines.append(f'<tr class="check-row"><td class="when">{_e(when(r.saved_at))}</td>'
-                     f'<td class="student">{_e(r.student)}</td><td class="question">{_e(r.question)}</td>'
-                     f'<td class="answer">{_e(r.answer)}{tries}</td><td class="mark">{_mark(r.correct)}</td></tr>')
-    more = (f'<p class="note">Showing the newest {max_rows} of {len(last)}.</p>' if len(last) > max_rows else "")
-    return ('<section class="checks"><h2>Concept checks</h2>'
-            '<p class="note">Predictions, exit questions and lesson results. &#10003; right, &#10007; not '
-            'right, &ndash; no single right answer. Counts use each student\'s latest answer.</p>'
-            '<table class="check-summary"><thead><tr><th>Lesson</th><th>Question</th><th>Kind</th>'
-            f'<th>Students</th><th>Class</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
-            f'<h3>By student (latest)</h3>{more}<table class="check-latest"><thead><tr><th>Saved</th>'
-            '<th>Student</th><th>Question</th><th>Answer</th><th><span class="sr-only">Right?</span></th></tr></thead>'
-            f'<tbody>{"".join(lines)}</tbody></table></section>')
+            tries = f"{r.right_tries} of {r.tries} tries right" if correct is not None else f"{r.tries} saves"
+        lines.append({"saved_at": r.saved_at, "student": r.student, "question": r.question,
+                      "answer": r.answer, "tries": tries, "correct": correct})
+    return {"summary": rows, "latest": lines, "total": len(last)}
+
+
+def checks_html(responses: "pandas.DataFrame", when=None, max_rows: int = 300) -> str:
+    """The concept-check panel as an HTML block (class ``checks``), drawn by the dashboard's
+    autoescaped template ``checks.html`` from :func:`panel`; a sentence when there are no
+    responses.
+
+    Args:
+        responses: as for :func:`latest`.
+        when: unused (times are shown by the dashboard's ``when`` filter, its one clock);
+            kept for callers of the first version.
+        max_rows: most student rows shown.
+    """
+    return template_env().get_template("checks.html").render(panel=panel(responses, max_rows))

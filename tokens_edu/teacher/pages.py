@@ -11,13 +11,12 @@ from datetime import datetime, timezone
 from urllib.parse import urlencode
 
 import tornado.web
-from markupsafe import Markup
 
 from ..store.export import spreadsheet_safe, write_csv
 from ..store.schema import COLUMNS
 from . import words
 from .base import BaseHandler
-from .checks import checks_html
+from .checks import panel as checks_panel
 
 __all__ = ["AnswersHandler", "ExportHandler", "ProgressHandler", "WallHandler", "GamesHandler",
            "TodayHandler", "QuestionsHandler", "MAX_ROWS", "KINDS", "answers_csv", "safe_cell", "game_row"]
@@ -79,8 +78,8 @@ class AnswersHandler(BaseHandler):
         query = {k: v for k, v in f.items() if v}
         if every:
             query["every"] = "1"
-        # beside the Discuss answers: the same students' concept checks (checks.py escapes them)
-        checks = Markup(checks_html(self.data.response_table(f["student"], f["lesson"]), when=words.when))
+        # beside the Discuss answers: the same students' concept checks (templates/checks.html)
+        checks = checks_panel(self.data.response_table(f["student"], f["lesson"]))
         self.show("answers", "Answers", "answers_live.html", f=f, every=every, checks=checks,
                   rows=[(a, self.data.saves(a)) for a in found[:MAX_ROWS]], total=len(found),
                   max_rows=MAX_ROWS, choices=self.data.choices(),

@@ -72,7 +72,7 @@ class DeckCheck(widgets.VBox):
                                          continuous_update=False,
                                          layout=widgets.Layout(width="min(100%, 420px)", height="16em"))
         self.text_box.add_class("tokens-deck-text")
-        self.check_button = widgets.Button(description="Check my deck", button_style="info",
+        self.check_button = widgets.Button(description="Check my deck", button_style="primary",
                                            layout=widgets.Layout(width="auto"))
         self.check_button.add_class("tokens-deck-check-button")
         self.check_button.on_click(self._on_check)

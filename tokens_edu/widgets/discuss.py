@@ -226,13 +226,16 @@ class AnswerBox(anywidget.AnyWidget):
 
 
 def _card_html(card: Card) -> str:
-    """The card drawn as HTML (``card._repr_html_()``); a plain name + question if drawing fails."""
+    """The card drawn as HTML without its Discuss question (the box asks one question, under
+    the card); a plain name if drawing fails."""
     try:
-        return card._repr_html_()
+        from ..present.render import render_card
+
+        return render_card(card, discuss=False)
     except Exception:  # render.py missing or broken: the question must still be asked
         log.warning("Could not draw card %r; showing its name only.", card.name, exc_info=True)
         return (f'<div class="tokens-discuss-card-plain"><strong>{html.escape(card.name)}</strong>'
-                f"<br>{html.escape(card.discuss)}</div>")
+                "</div>")
 
 
 def _resolve_card(card: object) -> Card:

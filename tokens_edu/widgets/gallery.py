@@ -118,8 +118,13 @@ class CardGallery(widgets.VBox):
         TypeError: ``pool`` is not a CardPool or a list of Cards.
     """
 
-    def __init__(self, pool: CardPool | Iterable[Card] | None = None, teacher: bool = False, **kwargs):
+    def __init__(self, pool: CardPool | Iterable[Card] | None = None, teacher: bool = False,
+                 page_size: int | None = None, **kwargs):
         cards = self._cards_from(pool)
+        if page_size is not None and (isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1):
+            raise ValueError("page_size must be a whole number of cards, 1 or more (or None for all).")
+        self.page_size = page_size
+        self.page = 0
         self.teacher = bool(teacher)
         self._cards: list[Card] = cards
         self.selected: Card | None = None
@@ -143,6 +148,13 @@ class CardGallery(widgets.VBox):
         self.reset_button = widgets.Button(description="Show all", tooltip="Clear the filters and the search",
                                            icon="undo")
         self.count_label = widgets.Label(value="")
+        # with a page_size: "Previous" and "Next" pages of cards (a short page, not 70 cards)
+        self.prev_button = widgets.Button(description="◂ Previous cards", layout=widgets.Layout(width="auto"))
+        self.next_button = widgets.Button(description="Next cards ▸", layout=widgets.Layout(width="auto"))
+        self.prev_button.add_class("tokens-gallery-prev")
+        self.next_button.add_class("tokens-gallery-next")
+        self.prev_button.on_click(lambda _b: self._safely("turn the page", self._turn_page, -1))
+        self.next_button.on_click(lambda _b: self._safely("turn the page", self._turn_page, 1))
         self.message = widgets.HTML(value="")
         for w, cls in ((self.color_filter, "color"), (self.type_filter, "type"),
                        (self.rarity_filter, "rarity"), (self.search, "search"),
@@ -189,7 +201,8 @@ class CardGallery(widgets.VBox):
 
         filters = widgets.HBox([self.color_filter, self.type_filter, self.rarity_filter],
                                layout=widgets.Layout(flex_flow="row wrap"))
-        search_row = widgets.HBox([self.search, self.reset_button, self.count_label],
+        paging = [self.prev_button, self.next_button] if page_size else []
+        search_row = widgets.HBox([self.search, self.reset_button, self.count_label] + paging,
                                   layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         # Words to know (AI, data, model, token), one click away and closed at first
         self.words = widgets.Accordion([widgets.HTML(glossary_html())], selected_index=None)
@@ -252,14 +265,40 @@ class CardGallery(widgets.VBox):
             and _matches(c, words)
         }
 
-    def _apply_filters(self) -> None:
-        """Show the tiles that match and hide the rest; touch only tiles that change."""
+    @property
+    def on_page(self) -> list[Card]:
+        """The cards drawn now: :attr:`shown`, or with a ``page_size`` the current page of them."""
+        shown = self.shown
+        if not self.page_size:
+            return shown
+        return shown[self.page * self.page_size:(self.page + 1) * self.page_size]
+
+    def _turn_page(self, step: int) -> None:
+        pages = max(1, -(-len(self.shown) // self.page_size)) if self.page_size else 1
+        self.page = min(max(self.page + step, 0), pages - 1)
+        self._apply_filters(keep_page=True)
+
+    def _apply_filters(self, keep_page: bool = False) -> None:
+        """Show the tiles that match (with a page size, this page of them) and hide the rest;
+        touch only tiles that change."""
         wanted = self._wanted()
-        for name in self._visible ^ wanted:
-            self._tiles[name].layout.display = None if name in wanted else "none"
+        if not keep_page:
+            self.page = 0
         self._visible = wanted
+        drawn = {c.name for c in self.on_page}
+        for name, tile in self._tiles.items():
+            want = None if name in drawn else "none"
+            if tile.layout.display != want:
+                tile.layout.display = want
         n, total = len(wanted), len(self._cards)
         self.count_label.value = f"showing {n} of {total} cards"
+        if self.page_size:
+            pages = max(1, -(-n // self.page_size))
+            first = self.page * self.page_size + 1 if n else 0
+            self.count_label.value = (f"cards {first} to {min(n, (self.page + 1) * self.page_size)} "
+                                      f"of {n} (page {self.page + 1} of {pages})")
+            self.prev_button.disabled = self.page == 0
+            self.next_button.disabled = self.page >= pages - 1
         if n == 0:
             self._say("No card matches. Try fewer words, or set a filter back to “all”.")
         else:

@@ -88,8 +88,9 @@ __all__ = ["GameView", "NewGamePanel", "WIN_TOKENS", "MoveButton", "Control", "F
 
 log = logging.getLogger(__name__)
 
-#: The computer's pause between moves, in milliseconds.
-DEFAULT_DELAY_MS = 500
+#: The computer's pause between moves, in milliseconds ("normal" in the speed menu: each move
+#: stays long enough to read; see :data:`tokens_edu.widgets.page_messages.SPEEDS`).
+DEFAULT_DELAY_MS = 1500
 #: How many drawings back a page's click is still understood (older ones get a calm note).
 KEPT_DRAWINGS = 16
 FRIENDLY_ERROR = (
@@ -336,7 +337,7 @@ class GameView(widgets.VBox):
         button = self.pane_buttons[key]
         button.description = f"{'▾' if show else '▸'} {title}"  # ▾ open, ▸ closed
         button.tooltip = f"{'Hide' if show else 'Show'} {title}"
-        button.button_style = "info" if show else ""
+        button.button_style = "primary" if show else ""  # "info" (teal) is 3.5:1 with white text
 
     def pane_open(self, key: str) -> bool:
         """True when the pane ``key`` is shown."""

@@ -70,7 +70,7 @@ class NewGamePanel(widgets.VBox):
 
     def __init__(self, seats: Sequence = ("human", "greedy"), journal=None, lesson: str = "",
                  allow_undo: bool = True, seed: int | None = None, *, undo: str | None = None,
-                 autoplay: bool = True, delay_ms: int = 500, thinking: bool | str = False,
+                 autoplay: bool = True, delay_ms: int = 1500, thinking: bool | str = False,
                  predict: bool = False, hints: bool = False, hint_bot=None):
         super().__init__()
         self.add_class("tokens-new-game")

@@ -32,8 +32,10 @@ from .trust import Refused, refuse
 
 __all__ = ["answer", "SPEEDS"]
 
-#: The computer speeds the page's menu offers (milliseconds between moves).
-SPEEDS = (1000, 500, 200)
+#: The computer speeds the page's menu offers (milliseconds between moves: slow, normal, fast;
+#: static/table.js offers the same). Normal gives a student time to read each move's sentence
+#: between the two sides and see its cards light up (issue 21: 500 ms flashed a turn by in 2 s).
+SPEEDS = (2500, 1500, 600)
 
 
 def _refused(view, what: str, detail: str = "") -> None:

@@ -125,7 +125,7 @@ class PredictionBox(widgets.VBox):
                                           layout=widgets.Layout(width="min(100%, 420px)"))
             self.guess_box.add_class("tokens-predict-guess")
             guess_widget = self.guess_box
-        self.check_button = widgets.Button(description=MESSAGES["button"], button_style="info",
+        self.check_button = widgets.Button(description=MESSAGES["button"], button_style="primary",
                                            layout=widgets.Layout(width="auto"))
         self.check_button.add_class("tokens-predict-check")
         self.check_button.on_click(self._on_check)

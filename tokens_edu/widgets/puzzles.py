@@ -39,11 +39,15 @@ class PuzzlePicker(widgets.VBox):
         seats: the seats of every puzzle (default: the student against the computer).
         undo: the undo policy (default ``"free"``: a puzzle is for trying again).
         journal, autoplay, delay_ms: passed to :class:`GameView`.
+        predictions: optional, puzzle name -> a widget (a
+            :class:`~tokens_edu.widgets.PredictionBox`) shown beside that puzzle's task, right
+            above the table, while the puzzle is on the table (each keeps its answer).
 
     Attributes:
         picker: the ``ToggleButtons`` (value: the puzzle's name; CSS class ``tokens-puzzle-pick``).
         view: the :class:`GameView` (one table for all the puzzles).
         task: the HTML above the table with the puzzle's task (``tokens-puzzle-task``).
+        aside: the box beside the task holding the puzzle's prediction (``tokens-puzzle-predict``).
         matches: puzzle name -> its :class:`~tokens_edu.match.Match` (made when first opened).
 
     Raises:
@@ -52,7 +56,8 @@ class PuzzlePicker(widgets.VBox):
     """
 
     def __init__(self, puzzles: Mapping[str, object], seats: Sequence = ("human", "greedy"),
-                 undo: str = "free", journal=None, autoplay: bool = True, delay_ms: int = 500):
+                 undo: str = "free", journal=None, autoplay: bool = True, delay_ms: int = 1500,
+                 predictions: Mapping[str, widgets.Widget] | None = None):
         if not puzzles:
             raise ValueError("PuzzlePicker needs at least one puzzle: {'name': 'scenarios/file.yaml'}.")
         super().__init__()
@@ -60,6 +65,11 @@ class PuzzlePicker(widgets.VBox):
         self.puzzles = dict(puzzles)
         self.seats, self.undo = tuple(seats), undo
         self.matches: dict[str, Match] = {}
+        self.predictions = dict(predictions or {})
+        unknown = [k for k in self.predictions if k not in self.puzzles]
+        if unknown:
+            raise ValueError(f"predictions for puzzles that do not exist: {', '.join(map(str, unknown))}. "
+                             f"The puzzles are: {', '.join(self.puzzles)}.")
         self._tasks = {name: self._task_text(name, src) for name, src in self.puzzles.items()}
         first = next(iter(self.puzzles))
         for name in self.puzzles:  # a broken scenario is found now, not in front of the class
@@ -67,13 +77,17 @@ class PuzzlePicker(widgets.VBox):
         self.picker = widgets.ToggleButtons(options=list(self.puzzles), value=first,
                                             description="Puzzle", style={"button_width": "auto"})
         self.picker.add_class("tokens-puzzle-pick")
-        self.task = widgets.HTML()
+        self.task = widgets.HTML(layout=widgets.Layout(flex="1 1 320px"))
         self.task.add_class("tokens-puzzle-task")
+        self.aside = widgets.Box(layout=widgets.Layout(flex="1 1 420px"))
+        self.aside.add_class("tokens-puzzle-predict")
         self.view = GameView(self.matches[first], journal=journal, lesson=first, autoplay=autoplay,
                              delay_ms=delay_ms, on_play_again=self._again)
         self._show_task(first)
         self.picker.observe(self._on_pick, names="value")
-        self.children = [self.picker, self.task, self.view]
+        # the task and its prediction side by side, right above the table: no scrolling between them
+        head = widgets.HBox([self.task, self.aside], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self.children = [self.picker, head, self.view]
 
     def _task_text(self, name: str, src: object) -> str:
         data = src
@@ -101,6 +115,8 @@ class PuzzlePicker(widgets.VBox):
     def _show_task(self, name: str) -> None:
         self.task.value = (f'<div style="font-size:15px;padding:4px 2px"><b>{html.escape(name)}:</b> '
                            f"{html.escape(self._tasks[name])}</div>")
+        box = self.predictions.get(name)
+        self.aside.children = (box,) if box is not None else ()
 
     def show(self, name: str) -> GameView:
         """Put the puzzle ``name`` on the table (its game as it was left). Returns the view.

@@ -311,6 +311,8 @@ class ThinkingPane:
         tables: the tables shown so far, newest last, as ``(move_text, DataFrame)`` pairs
             (the masked tables the student saw; for notebooks and tests).
         guess: the ``ToggleButtons`` of guesses (None without ``predict``).
+        next: with ``predict``, a "Next computer move" button beside the guesses (CSS class
+            ``tokens-guess-next``): what the table's button does.
         right, guessed: how many guesses were right, and how many were made.
         seconds: for each computer move, the time from the Next click (or the page's timer)
             to the pane's table being ready (thinking included), in seconds.
@@ -325,7 +327,7 @@ class ThinkingPane:
         self.right = self.guessed = 0
         self._before = None  # (player, masked table, full chosen row, started) while a move is made
         children = []
-        self.guess = None
+        self.guess = self.next = None
         self.guess_result = widgets.HTML()
         self.guess_result.add_class("tokens-guess-result")
         if predict:
@@ -333,7 +335,14 @@ class ThinkingPane:
                                                description="", style={"button_width": "auto"},
                                                tooltips=[f"Guess: {g}" for g, _ in GUESSES])
             self.guess.add_class("tokens-guess")
-            children += [widgets.HTML(f"<b>{_esc(MESSAGES['guess_ask'])}</b>"), self.guess, self.guess_result]
+            # "Next computer move" right beside the guesses (the table's own is far above them)
+            self.next = widgets.Button(description="Next computer move ▸", button_style="primary",
+                                       layout=widgets.Layout(width="auto"))
+            self.next.add_class("tokens-guess-next")
+            self.next.on_click(lambda _b: view.next_button.click() if view.next_button.shown else None)
+            children += [widgets.HTML(f"<b>{_esc(MESSAGES['guess_ask'])}</b>"),
+                         widgets.HBox([self.guess, self.next], layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
+                         self.guess_result]
         self.box = widgets.VBox(children + [self.html])
         view.add_pane("thinking", "What was the computer thinking?", self.box, open=open)
         self._pending = None  # the table's HTML, drawn once the board is drawn

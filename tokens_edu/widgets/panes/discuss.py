@@ -62,7 +62,7 @@ class DiscussArea:
         self.pick.add_class("tokens-discuss-pick")
         self.pick.observe(view.guard(self._on_pick), names="value")
         self.offer_line = widgets.HTML()
-        self.offer_button = widgets.Button(layout=widgets.Layout(width="auto"), button_style="info")
+        self.offer_button = widgets.Button(layout=widgets.Layout(width="auto"), button_style="primary")
         self.offer_button.add_class("tokens-discuss-offer-button")
         self.offer_button.on_click(view.guard(self._on_offer))
         self.offer = widgets.HBox([self.offer_line, self.offer_button], layout=widgets.Layout(display="none"))

@@ -132,7 +132,19 @@ function contact() {
   return c;
 }
 
+// The lesson page's parts as landmarks (Voila's page has none): the cells are the page's main
+// content. The card table (table.js) does the same; whichever widget draws first does it.
+function markPage() {
+  const cells = document.getElementById("rendered_cells");
+  if (cells && !cells.getAttribute("role") && !document.querySelector("main, [role=main]")) {
+    cells.setAttribute("role", "main");
+    cells.setAttribute("aria-label", document.title || "Lesson");
+  }
+  if (!document.documentElement.getAttribute("lang")) document.documentElement.setAttribute("lang", "en");
+}
+
 function render({ model, el }) {
+  markPage();
   const c = contact();
   const root = document.createElement("div");
   root.className = "tokens-discuss-write";

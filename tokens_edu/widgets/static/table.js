@@ -3,12 +3,32 @@
 // each message with `v`, the version of the state it drew. A move is sent by its index in
 // `state.moves` ({type: "move", i, v}); it holds no rules: the moves it offers are those.
 // Everything is drawn from this file and table.css: no outside requests.
+//
+// A card face here has the structure of tokens_edu.present.render.render_card (the gallery,
+// print sheets and "Read a card"): the same parts with the same classes (tk-head, tk-cost,
+// tk-name, tk-tokens, tk-art, tk-typebar, tk-type, tk-rules, tk-exert, tk-foot, tk-cap, tk-tru),
+// the same symbols and the same colors; tests/widgets/test_face_same.py compares the two faces of
+// every card in Chromium. The play face leaves out the Definition and Discuss text (one click on
+// the card shows the whole card beside the table).
+//
+// A card's moves are buttons under the card, never over its text: one click makes a move
+// ("Task", "Train", "Deploy", "Audit Explainability" when there is one target); with two
+// targets or more, "Audit…" makes them glow and a click on one makes the move; more than three
+// ways to pay open beside the table. Keyboard: the focus stays on the table after every
+// move (on the first move offered); arrow keys step through the moves, End goes to End turn.
 
 const esc = (s) => String(s == null ? "" : s).replace(/[&<>"']/g, (c) => (
   { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
-// The word on a card's one-click move button, per kind of move.
-const QUICK_WORDS = { task: "Task", audit: "Audit", train: "Train", deploy: "Deploy", use: "Use" };
+// The word on a card's move button, per kind of move.
+const QUICK_WORDS = { task: "Task", audit: "Audit", train: "Train", deploy: "Deploy", use: "Use", choose: "Choose" };
+// More ways than this to make one verb with one card (ways to pay): they open beside the table.
+// A verb with two targets or more ("Audit…") asks for the target card instead (one more click).
+const MAX_DIRECT = 3;
+// The computer's speeds (ms between its moves): tokens_edu/widgets/page_messages.py SPEEDS.
+const SPEEDS = [[2500, "slow"], [1500, "normal"], [600, "fast"]];
+// "{E}" on a card: the printed exert symbol, as render_card draws it.
+const EXERT = `<span class="tk-exert" title="Turn this card sideways to use it, once per turn">E</span>`;
 
 function faceStyle(palette, color) {
   const p = palette[color] || palette.black || {};
@@ -18,68 +38,94 @@ function faceStyle(palette, color) {
   return parts.join(";");
 }
 
-// A long word ("Abstraction") or a long name ("The Human Trainer") gets a smaller font, so the
-// name fits the card's two lines whole instead of breaking inside a word or losing a word.
+function rulesHtml(text) {
+  return String(text || "").split("{E}").map(esc).join(EXERT);
+}
+
+// A long name gets a smaller (never under 12 px) font so it fits two lines whole.
 function nameFit(name) {
   const text = String(name || "");
   const longest = Math.max(0, ...text.split(/\s+/).map((w) => w.length));
-  if (longest > 11 || text.length > 22) return " tt-name-xs";
-  if (longest > 8 || text.length > 14) return " tt-name-s";
-  return "";
+  return longest > 11 || text.length > 14 ? " tk-name-long" : "";
 }
 
-// Where a long word may break, with a hyphen shown (a soft hyphen): before a common ending
-// ("Abstrac-tion", "Account-ability"), else in its middle. Never inside a short word.
-const ENDINGS = ["ability", "ation", "tion", "ment", "ness", "ence", "ance", "ender", "vised", "ised", "ized", "ing", "ity"];
-function nameHtml(name) {
-  return String(name || "").split(" ").map((word) => {
-    if (word.length <= 8) return esc(word);
-    const end = ENDINGS.find((e) => word.toLowerCase().endsWith(e) && word.length - e.length >= 4);
-    const at = end ? word.length - end.length : Math.ceil(word.length / 2);
-    return esc(word.slice(0, at)) + "&shy;" + esc(word.slice(at));
-  }).join(" ");
+// The face of a card (the parts of render_card's face that matter in play). `pictures`: each
+// card picture by icon name, an <svg> the kernel checked (tokens_edu.card_picture), inked with
+// currentColor, so the face's --art color draws it.
+function faceHtml(palette, f, pictures) {
+  const sys = f.type === "System";
+  const pic = (pictures || {})[f.icon] || "";
+  const rules = f.rules || "";
+  const tokens = sys ? `<span class="tk-tokens" title="${esc(plural(f.tokens || 0, "Token"))}">` +
+    `${'<i class="tk-pip"></i>'.repeat(Math.min(f.tokens || 0, 6))}</span>` : "";
+  const legacy = f.legacy ? ` <span class="tk-legacy">Legacy</span>` : "";
+  const cost = `Cost ${f.cost} Data` + (f.trainable ? " (diamond: can be trained)" : "");
+  return `<span class="tk-face tk-${esc(f.color)} tk-${esc(String(f.type || "").toLowerCase())}${rules.length > 60 ? " tk-long" : ""}${rules ? "" : " tk-blank"}" style="${faceStyle(palette, f.color)}">` +
+    `<span class="tk-head"><span class="tk-cost${f.trainable ? " tk-trainable" : ""}" title="${esc(cost)}"><b>${esc(f.cost)}</b></span>` +
+    `<span class="tk-name${nameFit(f.name)}">${esc(f.name)}</span>${tokens}</span>` +
+    `<span class="tk-art" aria-hidden="true">${pic}</span>` +
+    `<span class="tk-typebar"><span class="tk-type">${esc(f.type)}</span>${legacy}</span>` +
+    (rules ? `<span class="tk-text"><span class="tk-rules">${rulesHtml(rules)}</span></span>` : "") +
+    `<span class="tk-foot">${sys ? `<span class="tk-stats"><span class="tk-cap" title="Capability">CAP ${esc(f.cap)}</span>` +
+      `<span class="tk-tru" title="Trust">TRU ${esc(f.tru)}</span></span>` : ""}</span></span>`;
 }
 
-// `pictures`: each card picture by icon name, an <svg> the kernel checked (tokens_edu.card_picture),
-// inked with currentColor, so the face's --art color draws it.
-function faceHtml(palette, f, small, pictures) {
-  const pips = f.tokens ? "<i></i>".repeat(Math.min(f.tokens, 6)) : "";
-  const kw = (f.keywords || []).concat(f.legacy ? ["Legacy"] : []);
-  const rules = (f.rules || "").replace(/\{E\}/g, "\u21bb");
-  const stats = f.type === "System" ? `<span class="tt-stat">CAP ${esc(f.cap)}</span><span class="tt-stat">TRU ${esc(f.tru)}</span>` : "";
-  const pic = (pictures || {})[f.icon];
-  // a long ability: the picture sits in the rules box's corner; else a band under the name
-  const corner = pic && rules.length > 30 && !small;
-  return `<span class="tt-face tt-c-${esc(f.color)}${small ? " tt-small" : ""}" style="${faceStyle(palette, f.color)}">` +
-    `<span class="tt-head"><span class="tt-cost${f.trainable ? " tt-diamond" : ""}"><b>${esc(f.cost)}</b></span>` +
-    `<span class="tt-name${nameFit(f.name)}">${nameHtml(f.name)}</span>${pips ? `<span class="tt-pips">${pips}</span>` : ""}</span>` +
-    (pic && !corner ? `<span class="tt-pic" aria-hidden="true">${pic}</span>` : "") +
-    `<span class="tt-typebar">${esc(f.type)}${kw.length ? " · " + esc(kw.join(" · ")) : ""}</span>` +
-    `<span class="tt-rules">${corner ? `<span class="tt-pic tt-pic-corner" aria-hidden="true">${pic}</span>` : ""}${esc(rules)}</span>` +
-    `<span class="tt-foot">${stats}</span></span>`;
-}
-
-function describeBoardCard(c, mine, owner) {
+// What a screen reader hears about a card besides its printed text.
+function boardCardNote(c, mine, owner) {
   const f = c.face;
-  const bits = [`${f.name}, ${mine ? "your" : owner + "'s"} ${f.type}`];
-  if (f.type === "System") bits.push(`CAP ${c.cap}, TRU ${c.tru}, ${plural(c.flags, "Flag")}, scores ${plural(f.tokens || 0, "Token")}`);
-  if (f.keywords && f.keywords.length) bits.push(f.keywords.join(", "));
+  const bits = [mine ? "Your card in play" : `${owner}'s card in play`];
+  if (f.type === "System") {
+    if (c.cap !== f.cap || c.tru !== f.tru) bits.push(`now CAP ${c.cap}, TRU ${c.tru}`);
+    bits.push(plural(c.flags, "Flag"));
+  }
   bits.push(c.sideways ? "sideways" : "upright");
   if (c.new) bits.push("new this turn");
   if (c.no_task) bits.push("can't Run a Task");
   if (c.lost) bits.push("abilities lost");
-  return bits.join(". ");
+  return bits.join(", ") + ".";
+}
+
+// One page may hold several tables (lesson 9 has five): each gets its own landmark name.
+let TABLES = 0;
+
+// The lesson page's parts as landmarks, for every lesson (Voila's page has none): the cells
+// are the page's main content. Done once per page, by whichever widget draws first.
+function markPage() {
+  const cells = document.getElementById("rendered_cells");
+  if (cells && !cells.getAttribute("role") && !document.querySelector("main, [role=main]")) {
+    cells.setAttribute("role", "main");
+    cells.setAttribute("aria-label", document.title || "Lesson");
+  }
+  if (!document.documentElement.getAttribute("lang")) document.documentElement.setAttribute("lang", "en");
 }
 
 function render({ model, el }) {
+  markPage();
+  TABLES += 1;
   const root = document.createElement("div");
   root.className = "tokens-table";
   root.tabIndex = -1;
+  root.setAttribute("role", "region");
+  const number = TABLES;
+  // a live region made once (one re-made at every drawing would not be read out)
+  const live = document.createElement("div");
+  live.className = "tt-live tt-sr";
+  live.setAttribute("aria-live", "polite");
+  live.setAttribute("role", "status");
+  const body = document.createElement("div");
+  root.append(live, body);
   el.appendChild(root);
   const ui = { selected: null, targeting: null, showDiscard: null, sent: -1, timer: null,
-    bannerClosed: null, scrolledFor: null, paused: null, index: new Map() };
+    bannerClosed: null, scrolledFor: null, index: new Map(), hadFocus: false, lastBot: null,
+    lastGame: null, said: "" };
 
   const send = (msg) => { model.send(Object.assign({ v: (model.get("state") || {}).v }, msg)); };
+
+  function say(text) {
+    if (!text || text === ui.said) return;
+    ui.said = text;
+    live.textContent = text;
+  }
 
   // A move by its index in the moves of the state drawn now (the kernel knows that list).
   function sendMove(i) {
@@ -87,6 +133,7 @@ function render({ model, el }) {
     if (ui.sent === st.v || !(i >= 0 && i < (st.moves || []).length)) return; // one move per drawn state: a double click sends once
     ui.sent = st.v;
     ui.selected = null; ui.targeting = null;
+    ui.hadFocus = true; // the answer's drawing puts the focus back on the table
     root.classList.add("tt-busy");
     send({ type: "move", i });
   }
@@ -102,7 +149,45 @@ function render({ model, el }) {
     }, Math.max(0, st.delay || 0));
   }
 
-  function cardButton(palette, st, c, opts) {
+  // The moves that use card `id`, grouped by verb.
+  function groupsFor(st, id) {
+    const groups = new Map();
+    (st.moves || []).forEach((m) => {
+      if (m.c !== id) return;
+      if (!groups.has(m.k)) groups.set(m.k, []);
+      groups.get(m.k).push(m);
+    });
+    return groups;
+  }
+
+  function targetName(st, m) {
+    if (m.x) { const c = st.board.find((b) => b.id === m.x); return c ? c.face.name : m.x; }
+    return m.xname || "";
+  }
+
+  // The buttons under a playable card: one per move when there are few, else "Audit…" / "Deploy…".
+  function movesHtml(st, id) {
+    const out = [];
+    groupsFor(st, id).forEach((list, kind) => {
+      const word = QUICK_WORDS[kind] || list[0].label;
+      const cls = `tt-move tt-quick-btn tt-quick-${esc(kind)}`;
+      const aim = list.every((m) => m.x);
+      if (list.length > (aim ? 1 : MAX_DIRECT)) { // two targets or more: "Audit…", then the card
+        out.push(`<button class="${cls} ${aim ? "tt-quick-aim" : "tt-quick-more"}" data-q${aim ? "aim" : "more"}="${esc(aim ? kind : id)}" ` +
+          `data-card="${esc(id)}" data-kind="${esc(kind)}" title="${esc(word)}: ${aim ? "then click the card to aim at" : "choose how"}">${esc(word)}…</button>`);
+        return;
+      }
+      list.forEach((m) => {
+        let text = word;
+        if (m.x || m.xname) text = `${word} ${targetName(st, m)}`;
+        else if (m.label.includes("(")) text = m.label.replace(/^Deploy \(Big Data: (.*)\)$/, "Deploy: $1");
+        out.push(`<button class="${cls}" data-quick="${esc(m.t)}" data-i="${ui.index.get(m)}" title="${esc(m.screen + ": " + m.hint)}">${esc(text)}</button>`);
+      });
+    });
+    return out.length ? `<span class="tt-moves">${out.join("")}</span>` : "";
+  }
+
+  function cardHtml(palette, st, c, opts) {
     const cls = ["tt-card"];
     if (c.sideways) cls.push("tt-sideways");
     if (opts.playable) cls.push("tt-playable");
@@ -110,91 +195,62 @@ function render({ model, el }) {
     if (c.hl) cls.push("tt-hl");
     if (ui.selected === opts.id) cls.push("tt-selected");
     const flags = c.flags ? `<span class="tt-flags" aria-hidden="true">${"<i></i>".repeat(Math.min(c.flags, 8))}</span>` : "";
-    const badge = c.new && !c.can_act ? `<span class="tt-badge">new</span>` : "";
-    const label = opts.label + (opts.playable ? ". Has moves: press Enter to see them." : "") +
-      (opts.target ? ". Target: press Enter to choose it." : "");
-    const button = `<button class="${cls.join(" ")}" data-id="${esc(opts.id)}" aria-label="${esc(label)}" title="${esc(c.face.rules || c.face.name)}">` +
-      `${faceHtml(palette, c.face, false, model.get("pictures"))}${flags}${badge}</button>`;
-    const quick = opts.playable && !ui.targeting ? quickHtml(st, opts.id) : "";
-    return quick ? `<span class="tt-slot${c.sideways ? " tt-slot-sideways" : ""}">${button}${quick}</span>` : button;
+    const badge = c.new && !c.can_act ? `<span class="tt-badge" aria-hidden="true">new</span>` : "";
+    const boost = c.face.type === "System" && c.cap !== undefined && c.cap !== null && (c.cap !== c.face.cap || c.tru !== c.face.tru)
+      ? `<span class="tt-boost" aria-hidden="true">now CAP ${esc(c.cap)} · TRU ${esc(c.tru)}</span>` : "";
+    const note = `<span class="tt-sr">${esc(opts.note)}</span>`;
+    const inner = `${faceHtml(palette, c.face, model.get("pictures"))}${flags}${badge}${boost}${note}`;
+    // a target is a button (its name is its printed text); other cards are read, not pressed
+    const card = opts.target
+      ? `<button class="${cls.join(" ")}" data-id="${esc(opts.id)}" data-target="1">${inner}</button>`
+      : `<span class="${cls.join(" ")}" data-id="${esc(opts.id)}">${inner}</span>`;
+    const moves = opts.playable && !ui.targeting ? movesHtml(st, opts.id) : "";
+    return `<span class="tt-slot${c.sideways ? " tt-slot-sideways" : ""}" role="group" aria-label="${esc(c.face.name)}">${card}${moves}</span>`;
   }
 
-  // One-click moves on a playable card: a verb whose move needs no choice plays at once
-  // ("Task", "Train", "Deploy"); a verb with targets asks for the target card ("Audit…").
-  // Other cases (several ways to pay) open the card's moves beside the table. The same moves
-  // stay on the card's own button (click, or Tab and Enter) and in "All my moves as a list";
-  // these quick buttons are for the mouse and touch only (tabindex -1: one Tab stop per card).
-  function quickGroups(st, id) {
-    const groups = new Map();
-    (st.moves || []).filter((m) => m.c === id).forEach((m) => {
-      if (!groups.has(m.k)) groups.set(m.k, []);
-      groups.get(m.k).push(m);
-    });
-    return groups;
-  }
-
-  function quickHtml(st, id) {
-    const out = [];
-    quickGroups(st, id).forEach((list, kind) => {
-      const word = QUICK_WORDS[kind] || list[0].label;
-      const cls = `tt-quick-btn tt-quick-${esc(kind)}`;
-      // a move with a detail to read first ("Deploy (Big Data: turn X sideways to pay)") is not one click
-      if (list.length === 1 && !list[0].x && !list[0].label.includes("(")) {
-        out.push(`<button class="${cls}" tabindex="-1" data-quick="${esc(list[0].t)}" data-i="${ui.index.get(list[0])}" title="${esc(list[0].screen + ": " + list[0].hint)}">${esc(word)}</button>`);
-      } else if (list.every((m) => m.x)) {
-        out.push(`<button class="${cls} tt-quick-aim" tabindex="-1" data-qaim="${esc(kind)}" data-card="${esc(id)}" title="${esc(word)}: then click the target card">${esc(word)}…</button>`);
-      } else {
-        out.push(`<button class="${cls} tt-quick-more" tabindex="-1" data-qmore="${esc(id)}" data-kind="${esc(kind)}" title="${esc(word)}: choose how">${esc(word)}…</button>`);
-      }
-    });
-    return out.length ? `<span class="tt-quick" aria-hidden="true">${out.join("")}</span>` : "";
-  }
-
-  function pileHtml(side, st, palette) {
+  function pileHtml(side, palette) {
     const backs = (n, cls) => `<span class="tt-back ${cls}" aria-hidden="true"></span>`.repeat(n);
     const ready = side.ts_ready, spent = Math.max(0, side.ts_total - side.ts_ready);
-    const ts = `<div class="tt-pile tt-ts${side.ts_hl ? " tt-hl" : ""}" title="Training Set: ${ready} ready, ${spent} sideways" aria-label="Training Set: ${plural(side.ts_total, "card")}, ${ready} ready Data">` +
-      `<div class="tt-ts-cards">${backs(Math.min(ready, 8), "tt-mini")}${backs(Math.min(spent, 8), "tt-mini tt-spent")}</div>` +
-      `<div class="tt-pile-label">Data ${ready} of ${side.ts_total}</div></div>`;
-    const deck = `<div class="tt-pile tt-deck" aria-label="Deck: ${plural(side.deck, "card")}">` +
-      `<span class="tt-back tt-stack${side.deck ? "" : " tt-empty"}"></span><div class="tt-pile-label">Deck ${side.deck}</div></div>`;
+    const ts = `<div class="tt-pile tt-ts${side.ts_hl ? " tt-hl" : ""}" title="Training Set: ${ready} ready, ${spent} sideways">` +
+      `<div class="tt-ts-cards" aria-hidden="true">${backs(Math.min(ready, 8), "tt-mini")}${backs(Math.min(spent, 8), "tt-mini tt-spent")}</div>` +
+      `<div class="tt-pile-label">Data ${ready} of ${side.ts_total}<span class="tt-sr"> ready in the Training Set</span></div></div>`;
+    const deck = `<div class="tt-pile tt-deck"><span class="tt-back tt-stack${side.deck ? "" : " tt-empty"}" aria-hidden="true"></span>` +
+      `<div class="tt-pile-label">Deck ${side.deck}<span class="tt-sr"> cards</span></div></div>`;
     const top = side.discard.length ? side.discard[side.discard.length - 1] : null;
-    const disc = `<button class="tt-pile tt-discard" data-discard="${side.p}" aria-label="Discard pile: ${plural(side.discard.length, "card")}. Press Enter to see them." title="Show the discard pile">` +
-      (top ? faceHtml(palette, top, true, model.get("pictures")) : `<span class="tt-back tt-empty"></span>`) +
-      `<div class="tt-pile-label">Discard ${side.discard.length}</div></button>`;
+    const mini = top ? `<span class="tt-back tt-minicard" aria-hidden="true" style="${faceStyle(palette, top.color)}">${(model.get("pictures") || {})[top.icon] || ""}</span>`
+      : `<span class="tt-back tt-empty" aria-hidden="true"></span>`;
+    const disc = `<button class="tt-pile tt-discard" data-discard="${side.p}" title="Show the discard pile">${mini}` +
+      `<span class="tt-pile-label">Discard ${side.discard.length}</span></button>`;
     return `<div class="tt-piles">${ts}${deck}${disc}</div>`;
   }
 
   function sideHtml(st, side, pos, palette, playableIds, targetIds) {
     const cards = st.board.filter((c) => c.owner === side.p);
     const owner = side.name;
-    const inPlay = cards.length ? cards.map((c) => cardButton(palette, st, c, {
+    const inPlay = cards.length ? cards.map((c) => cardHtml(palette, st, c, {
       id: c.id, playable: playableIds.has(c.id), target: targetIds.has(c.id),
-      label: describeBoardCard(c, side.you, owner),
+      note: boardCardNote(c, side.you, owner),
     })).join("") : `<span class="tt-none">No Systems or Tools in play.</span>`;
     const pct = Math.min(100, Math.round(100 * side.tokens / (st.win || 15)));
-    const who = `<div class="tt-who${side.acting ? " tt-acting" : ""}"><b>${esc(owner)}${side.you ? " (you)" : ""}</b>` +
-      `<div class="tt-tokens" aria-label="${esc(owner)}: ${side.tokens} of ${st.win} Tokens"><span class="tt-coin"></span><b>${side.tokens}</b>/${st.win}` +
-      `<span class="tt-bar"><span style="width:${pct}%"></span></span></div>` +
+    const who = `<div class="tt-who${side.acting ? " tt-acting" : ""}"><b class="tt-who-name">${esc(owner)}${side.you ? " (you)" : ""}</b>` +
+      `<div class="tt-tokens"><span class="tt-coin" aria-hidden="true"></span><b>${side.tokens}</b>/${st.win}<span class="tt-sr"> Tokens</span>` +
+      `<span class="tt-bar" aria-hidden="true"><span style="width:${pct}%"></span></span></div>` +
       (side.acting ? `<div class="tt-acting-label">playing now</div>` : "") + `</div>`;
-    const handBacks = pos === "top" ? `<div class="tt-hand-backs" aria-label="${esc(owner)}'s hand: ${plural(side.hand, "card")}">` +
-      `<span class="tt-back tt-mini" aria-hidden="true"></span>`.repeat(Math.min(side.hand, 10)) +
-      `<span class="tt-pile-label">Hand ${side.hand}</span></div>` : "";
-    return `<section class="tt-side tt-side-${pos}" aria-label="${esc(owner)}'s side">` +
-      `<div class="tt-zone">${who}${handBacks}${pileHtml(side, st, palette)}</div>` +
-      `<div class="tt-board tt-inplay" role="group" aria-label="${esc(owner)}'s cards in play">${inPlay}</div></section>`;
+    const handBacks = pos === "top" ? `<div class="tt-hand-backs"><span aria-hidden="true">` +
+      `<span class="tt-back tt-mini"></span>`.repeat(Math.min(side.hand, 10)) +
+      `</span><span class="tt-pile-label">Hand ${side.hand}<span class="tt-sr"> cards</span></span></div>` : "";
+    return `<div class="tt-side tt-side-${pos}" role="group" aria-label="${esc(owner)}'s side">` +
+      `<div class="tt-zone">${who}${handBacks}${pileHtml(side, palette)}</div>` +
+      `<div class="tt-board tt-inplay">${inPlay}</div></div>`;
   }
 
   function moveButton(m, text, extraCls) {
     return `<button class="tokens-action tokens-action-${esc(m.k)} ${extraCls || ""}" data-move="${esc(m.t)}" data-i="${ui.index.get(m)}" ` +
-      `aria-label="${esc(m.screen + ". " + m.hint)}" title="${esc(m.screen + ": " + m.hint)}">${esc(text)}</button>`;
+      `title="${esc(m.screen + ": " + m.hint)}">${esc(text)}</button>`;
   }
 
   function panelHtml(st) {
     const out = [];
-    if (st.note && st.note.text) {
-      out.push(`<div class="tt-note tt-note-${esc(st.note.kind || "info")}" role="status">${esc(st.note.text)}</div>`);
-    }
     if (st.prompt) out.push(`<div class="tt-prompt"><b>${esc(st.prompt)}</b></div>`);
     const moves = st.moves || [];
     const loose = moves.filter((m) => !m.c && m.k !== "end");
@@ -203,25 +259,25 @@ function render({ model, el }) {
       out.push(`<div class="tt-ask"><b>${esc(t.verb)} with ${esc(t.name)}:</b> click the card to aim at (it glows). Esc cancels.</div>`);
       t.moves.filter((m) => !m.x).forEach((m) => out.push(moveButton(m, m.xname ? `${t.verb}: ${m.xname}` : m.screen, "tt-verb")));
       out.push(`<button class="tt-cancel">Cancel</button>`);
-    } else if (ui.selected) {
-      const mine = moves.filter((m) => m.c === ui.selected);
-      const name = ui.selected.startsWith("hand:") ? ui.selected.slice(5) : ui.selected;
-      const face = findFace(st, ui.selected);
-      out.push(`<div class="tt-ask"><b>${esc(name)}</b>${face && face.rules ? `<div class="tt-rules-text">${esc(face.rules.replace(/\{E\}/g, "\u21bb"))}</div>` : ""}</div>`);
-      if (!mine.length) out.push(`<div class="tt-hint">No move with this card now.</div>`);
-      const verbs = new Map();
-      mine.forEach((m) => { const key = m.label; if (!verbs.has(key)) verbs.set(key, []); verbs.get(key).push(m); });
-      verbs.forEach((list, verb) => {
-        if (list.length === 1 && !list[0].x) out.push(moveButton(list[0], verb, "tt-verb"));
-        else out.push(`<button class="tt-verb tt-aim" data-verb="${esc(verb)}" aria-label="${esc(verb)}: then choose the target">${esc(verb)}…</button>`);
-      });
-      out.push(`<button class="tt-read" data-read="${esc(face ? face.name : name)}">Read the whole card</button>`);
-    } else if (moves.some((m) => m.c)) {
-      out.push(`<div class="tt-hint">Click a move on a glowing card. Click the card itself to see all its moves.</div>`);
     }
     if (!ui.targeting) loose.forEach((m) => out.push(moveButton(m, m.label === "Choose" ? m.screen : m.label, "tt-verb tt-loose")));
     const end = moves.find((m) => m.k === "end");
     if (end && !ui.targeting) out.push(moveButton(end, "End turn", "tt-end"));
+    if (ui.selected && !ui.targeting) {
+      const mine = moves.filter((m) => m.c === ui.selected);
+      const face = findFace(st, ui.selected);
+      const name = face ? face.name : ui.selected;
+      out.push(`<div class="tt-ask"><b>${esc(name)}</b>${face && face.rules ? `<div class="tt-rules-text">${rulesHtml(face.rules)}</div>` : ""}</div>`);
+      const verbs = new Map();
+      mine.forEach((m) => { const key = m.label; if (!verbs.has(key)) verbs.set(key, []); verbs.get(key).push(m); });
+      verbs.forEach((list, verb) => {
+        if (list.length === 1 && !list[0].x) out.push(moveButton(list[0], verb, "tt-verb"));
+        else out.push(`<button class="tt-verb tt-aim" data-verb="${esc(verb)}">${esc(verb)}…</button>`);
+      });
+      out.push(`<button class="tt-read" data-read="${esc(name)}">Read the whole card</button>`);
+    } else if (!ui.targeting && moves.some((m) => m.c)) {
+      out.push(`<div class="tt-hint">Click a move under a glowing card. Click a card to read it here.</div>`);
+    }
     if (moves.length) {
       out.push(`<details class="tt-movelist"${ui.listOpen ? " open" : ""}><summary>All my moves as a list (${moves.length})</summary>` +
         moves.map((m) => moveButton(m, m.screen, "tt-listed")).join("") + `</details>`);
@@ -235,7 +291,7 @@ function render({ model, el }) {
       }
     }
     if (st.log && st.log.length) {
-      out.push(`<div class="tt-log tokens-log-lines" aria-live="polite"><b>What happened</b>` +
+      out.push(`<div class="tt-log tokens-log-lines"><b>What happened</b>` +
         st.log.map((t) => `<div>${esc(t)}</div>`).join("") + `</div>`);
     }
     return out.join("");
@@ -259,17 +315,29 @@ function render({ model, el }) {
       if (!st.autoplay || st.paused) out.push(`<button class="tokens-next">Next computer move ▸</button>`);
     }
     if (st.autoplay && st.has_bot) {
-      const opts = [[1000, "slow"], [500, "normal"], [200, "fast"]];
-      out.push(`<label class="tt-speed">Computer speed <select aria-label="Computer speed">` +
-        opts.map(([ms, w]) => `<option value="${ms}"${ms === st.delay ? " selected" : ""}>${w}</option>`).join("") + `</select></label>`);
+      out.push(`<label class="tt-speed">Computer speed <select>` +
+        SPEEDS.map(([ms, w]) => `<option value="${ms}"${ms === st.delay ? " selected" : ""}>${w}</option>`).join("") + `</select></label>`);
     }
     return out.join("");
+  }
+
+  // Where the focus goes after a drawing: the first move on a card, a move beside the table,
+  // End turn; while the computer plays (or the game is over), the table itself.
+  function focusTarget() {
+    return root.querySelector(".tt-target") || root.querySelector(".tt-moves .tt-move") ||
+      root.querySelector(".tt-panel .tt-loose, .tt-panel .tt-verb") || root.querySelector(".tt-panel .tt-end") ||
+      root.querySelector(".tokens-reveal") || root.querySelector(".tokens-again");
+  }
+
+  function moveButtons() {
+    return [...root.querySelectorAll(".tt-target, .tt-moves .tt-move, .tt-panel .tt-verb, .tt-panel .tt-end, .tt-cancel")];
   }
 
   function draw() {
     const st = model.get("state") || {};
     const palette = model.get("palette") || {};
-    if (!st.sides) { root.innerHTML = ""; return; }
+    if (!st.sides) { body.innerHTML = ""; return; }
+    root.setAttribute("aria-label", (st.title ? st.title : "Card table") + (number > 1 ? ` (table ${number})` : ""));
     ui.index = new Map((st.moves || []).map((m, i) => [m, i])); // a move's index: what the page sends back
     if (ui.sent !== st.v) root.classList.remove("tt-busy");
     // keep the selection only while the card still has moves or is still there
@@ -278,22 +346,26 @@ function render({ model, el }) {
     if (ui.targeting && !ui.targeting.moves.every((m) => moves.some((n) => n.t === m.t))) ui.targeting = null;
     const playable = new Set(moves.filter((m) => m.c).map((m) => m.c));
     const targets = new Set(ui.targeting ? ui.targeting.moves.filter((m) => m.x).map((m) => m.x) : []);
+    const active = document.activeElement;
+    const focusWasHere = ui.hadFocus || (active && (active === root || root.contains(active)));
+    ui.hadFocus = false;
     const focusKey = (() => {
-      const a = document.activeElement;
-      if (!a || !root.contains(a)) return null;
-      for (const k of ["data-id", "data-move", "data-verb", "data-discard", "data-read"]) if (a.hasAttribute(k)) return `[${k}="${CSS.escape(a.getAttribute(k))}"]`;
-      for (const c of ["tokens-undo", "tokens-next", "tokens-pause", "tokens-reveal", "tokens-again", "tt-cancel"]) if (a.classList.contains(c)) return "." + c;
+      if (!active || !root.contains(active) || active === root) return null;
+      for (const k of ["data-quick", "data-move", "data-verb", "data-discard", "data-read", "data-id"]) if (active.hasAttribute(k)) return `[${k}="${CSS.escape(active.getAttribute(k))}"]`;
+      for (const c of ["tokens-undo", "tokens-next", "tokens-pause", "tokens-reveal", "tokens-again", "tt-cancel"]) if (active.classList.contains(c)) return "." + c;
+      if (active.tagName === "SELECT") return ".tt-speed select";
+      if (active.tagName === "SUMMARY") return ".tt-movelist summary";
       return null;
     })();
     const [top, bottom] = st.sides;
     const hand = st.you === null || st.you === undefined ? "" :
-      `<section class="tt-hand" aria-label="Your hand: ${plural(st.hand.length, "card")}">` +
+      `<div class="tt-hand" role="group" aria-label="Your hand: ${plural(st.hand.length, "card")}">` +
       (st.hand.length ? st.hand.map((f, i) => {
         const id = "hand:" + f.name;
         const dup = st.hand.findIndex((g) => g.name === f.name) !== i;
-        return cardButton(palette, st, { face: f, flags: 0 }, { id: dup ? id + "#" + i : id, playable: !dup && playable.has(id), target: false,
-          label: `${f.name}, in your hand. ${f.type}, costs ${f.cost} Data${f.trainable ? ", can be trained" : ""}` });
-      }).join("") : `<span class="tt-none">Your hand is empty.</span>`) + `</section>`;
+        return cardHtml(palette, st, { face: f, flags: 0 }, { id: dup ? id + "#" + i : id, playable: !dup && playable.has(id), target: false,
+          note: `In your hand${f.trainable ? ". Can be trained" : ""}.` });
+      }).join("") : `<span class="tt-none">Your hand is empty.</span>`) + `</div>`;
     let banner = "";
     if (st.banner && ui.bannerClosed !== st.game) {
       banner = `<div class="tt-banner tt-banner-${st.banner.won ? "won" : "lost"}" role="alert"><div class="tt-banner-title">${esc(st.banner.title)}</div>` +
@@ -303,19 +375,43 @@ function render({ model, el }) {
     }
     const cover = st.cover ? `<div class="tt-cover" role="dialog" aria-label="${esc(st.cover.title)}"><div class="tt-cover-title">${esc(st.cover.title)}</div>` +
       `<div>${esc(st.cover.text)}</div><button class="tokens-reveal">${esc(st.cover.button)}</button></div>` : "";
-    root.innerHTML =
+    // the newest news between the two sides: the computer's move as it is made, or what a move did
+    const news = st.note && st.note.text ? `<div class="tt-note tt-note-${esc(st.note.kind || "info")}">${esc(st.note.text)}</div>` : "";
+    // the status and the controls head the panel beside the felt: the felt gets the whole height
+    body.innerHTML =
+      `<div class="tt-main"><div class="tt-felt${st.cover ? " tt-covered" : ""}">` +
+      sideHtml(st, top, "top", palette, playable, targets) +
+      `<div class="tt-midline">${news}</div>` +
+      sideHtml(st, bottom, "bottom", palette, playable, targets) + hand + banner + cover +
+      `</div><div class="tt-panel" role="group" aria-label="Moves and what happened">` +
       `<div class="tt-top"><div class="tt-status-box">${st.title ? `<span class="tt-title">${esc(st.title)}</span>` : ""}` +
       `<span class="tokens-status tt-status">${esc(st.status || "")}</span><span class="tokens-step tt-step">${esc(st.step || "")}</span></div>` +
       `<div class="tt-controls">${controlsHtml(st)}</div></div>` +
-      `<div class="tt-main"><div class="tt-felt${st.cover ? " tt-covered" : ""}">` +
-      sideHtml(st, top, "top", palette, playable, targets) +
-      `<div class="tt-midline"></div>` +
-      sideHtml(st, bottom, "bottom", palette, playable, targets) + hand + banner + cover +
-      `</div><aside class="tt-panel" aria-label="Your moves">${panelHtml(st)}</aside></div>` +
+      `${panelHtml(st)}</div></div>` +
       `<span class="tokens-tick" hidden>${esc(st.v)}</span>`;
     root.dataset.version = st.v;
-    if (focusKey) { const f = root.querySelector(focusKey); if (f) f.focus({ preventScroll: true }); }
-    if (st.scroll && ui.scrolledFor !== st.game) {
+
+    // read out what changed: the computer's move, what a move did, whose turn it is now
+    const turnBack = ui.lastBot === true && !st.bot && !st.over && moves.length > 0;
+    const newGame = ui.lastGame !== null && ui.lastGame !== st.game;
+    if (st.banner) say(`${st.banner.title} ${st.banner.detail}`);
+    else if (turnBack) say(`${st.status}. ${st.note && st.note.text ? st.note.text : ""}`);
+    else if (st.note && st.note.text) say(st.note.text);
+    ui.lastBot = !!st.bot;
+
+    // the focus stays on the table: on what had it, else on the first move, else the table
+    let put = focusKey ? root.querySelector(focusKey) : null;
+    if (put && put.disabled) put = null;
+    const scrollStart = st.scroll && ui.scrolledFor !== st.game;
+    if (!put && (focusWasHere || turnBack && root.contains(document.activeElement) || scrollStart || newGame)) {
+      put = (!st.bot || st.over) ? focusTarget() : null;
+      if (!put) put = root;
+    }
+    if (put && (focusWasHere || scrollStart || newGame || turnBack && (document.activeElement === root || document.activeElement === document.body))) {
+      put.focus({ preventScroll: true });
+    }
+    ui.lastGame = st.game;
+    if (scrollStart) {
       // a game started by a click: bring the whole table into view once it is on the page
       const game = st.game;
       const tryScroll = (n) => {
@@ -323,6 +419,8 @@ function render({ model, el }) {
         if (r.height === 0) { if (n > 0) setTimeout(() => tryScroll(n - 1), 100); return; }
         ui.scrolledFor = game;
         if (r.top < 0 || r.bottom > window.innerHeight) root.scrollIntoView({ block: "start" });
+        const f = (!st.bot ? focusTarget() : null) || root;
+        f.focus({ preventScroll: true });
       };
       setTimeout(() => tryScroll(30), 0);
     }
@@ -332,7 +430,16 @@ function render({ model, el }) {
   root.addEventListener("click", (ev) => {
     const st = model.get("state") || {};
     const b = ev.target.closest("button, summary");
-    if (!b || !root.contains(b)) return;
+    if (!b || !root.contains(b)) {
+      // a click on a card (not on a move): show it beside the table with all its moves
+      const card = ev.target.closest(".tt-card");
+      if (card && root.contains(card) && card.dataset.id && !ui.targeting) {
+        ui.selected = ui.selected === card.dataset.id ? null : card.dataset.id;
+        ui.showDiscard = null;
+        draw();
+      }
+      return;
+    }
     if (b.tagName === "SUMMARY") { ui.listOpen = !b.parentElement.open; return; }
     if (b.dataset.move) { sendMove(Number(b.dataset.i)); return; }
     if (b.dataset.quick) { sendMove(Number(b.dataset.i)); return; }
@@ -363,30 +470,21 @@ function render({ model, el }) {
       if (first) first.focus({ preventScroll: true });
       return;
     }
-    if (b.dataset.id) {
-      const id = b.dataset.id;
-      if (ui.targeting) {
-        const m = ui.targeting.moves.find((x) => x.x === id);
-        if (m) { sendMove((st.moves || []).findIndex((n) => n.t === m.t)); return; }
-        ui.targeting = null;
-      }
-      ui.selected = ui.selected === id ? null : id;
-      ui.showDiscard = null;
-      draw();
-      const first = root.querySelector(".tt-panel .tt-verb");
-      if (first && ev.detail === 0) first.focus({ preventScroll: true }); // keyboard: go to the moves
+    if (b.dataset.target && ui.targeting) {
+      const m = ui.targeting.moves.find((x) => x.x === b.dataset.id);
+      if (m) sendMove((st.moves || []).findIndex((n) => n.t === m.t));
       return;
     }
     if (b.dataset.discard !== undefined) { const p = Number(b.dataset.discard); ui.showDiscard = ui.showDiscard === p ? null : p; draw(); return; }
     if (b.classList.contains("tt-close-discard")) { ui.showDiscard = null; draw(); return; }
-    if (b.classList.contains("tt-cancel")) { ui.targeting = null; draw(); return; }
+    if (b.classList.contains("tt-cancel")) { ui.targeting = null; draw(); const f = focusTarget(); if (f) f.focus({ preventScroll: true }); return; }
     if (b.dataset.read) { send({ type: "read", name: b.dataset.read }); return; }
-    if (b.classList.contains("tokens-undo")) { ui.selected = null; ui.targeting = null; send({ type: "undo" }); return; }
-    if (b.classList.contains("tokens-next")) { if (ui.sent === st.v) return; ui.sent = st.v; send({ type: "step" }); return; }
+    if (b.classList.contains("tokens-undo")) { ui.selected = null; ui.targeting = null; ui.hadFocus = true; send({ type: "undo" }); return; }
+    if (b.classList.contains("tokens-next")) { if (ui.sent === st.v) return; ui.sent = st.v; ui.hadFocus = true; send({ type: "step" }); return; }
     if (b.classList.contains("tokens-pause")) { send({ type: "pause", paused: !st.paused }); if (ui.timer) { clearTimeout(ui.timer); ui.timer = null; } return; }
-    if (b.classList.contains("tokens-reveal")) { send({ type: "reveal" }); return; }
-    if (b.classList.contains("tokens-again")) { send({ type: "again" }); return; }
-    if (b.classList.contains("tt-look")) { ui.bannerClosed = st.game; draw(); return; }
+    if (b.classList.contains("tokens-reveal")) { ui.hadFocus = true; send({ type: "reveal" }); return; }
+    if (b.classList.contains("tokens-again")) { ui.hadFocus = true; send({ type: "again" }); return; }
+    if (b.classList.contains("tt-look")) { ui.bannerClosed = st.game; draw(); root.focus({ preventScroll: true }); return; }
   });
   root.addEventListener("change", (ev) => {
     if (ev.target.matches(".tt-speed select")) send({ type: "speed", ms: Number(ev.target.value) });
@@ -397,11 +495,21 @@ function render({ model, el }) {
       ui.targeting = null;
       if (!back) { ui.selected = null; ui.showDiscard = null; }
       draw();
-      const f = back && root.querySelector(`[data-id="${CSS.escape(back)}"]`);
+      const f = focusTarget();
       if (f) f.focus({ preventScroll: true });
       ev.stopPropagation();
       ev.preventDefault();
+      return;
     }
+    // arrows step through the moves (cards' moves, then those beside the table); End: End turn
+    const list = moveButtons();
+    const at = list.indexOf(document.activeElement);
+    let next = null;
+    if (ev.key === "End") next = root.querySelector(".tt-panel .tt-end");
+    else if (at >= 0 && (ev.key === "ArrowRight" || ev.key === "ArrowDown")) next = list[(at + 1) % list.length];
+    else if (at >= 0 && (ev.key === "ArrowLeft" || ev.key === "ArrowUp")) next = list[(at - 1 + list.length) % list.length];
+    else if (ev.key === "Home" && list.length) next = list[0];
+    if (next) { next.focus({ preventScroll: false }); ev.preventDefault(); ev.stopPropagation(); }
   });
   model.on("change:state", draw);
   model.on("change:palette", draw);

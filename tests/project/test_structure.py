@@ -103,3 +103,16 @@ def test_no_package_name_hides_one_of_its_modules():
         module = importlib.import_module(info.name)
         parent, _, name = info.name.rpartition(".")
         assert getattr(importlib.import_module(parent), name) is module, info.name
+
+
+#: Issue 18: no module in the package is over this many lines (a file that grows past it holds
+#: more than one job: split it by job, as game/records.py and players/imitation.py were).
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_in_the_package_is_over_600_lines():
+    sizes = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines())
+             for p in PACKAGE.rglob("*.py")}
+    assert len(sizes) > 50  # the walk found the package
+    too_long = {path: n for path, n in sizes.items() if n > MAX_MODULE_LINES}
+    assert too_long == {}, f"split these modules by job: {too_long}"

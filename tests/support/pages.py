@@ -3,6 +3,7 @@ to settle after a click, and reading what the page was sent (for the hidden-card
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import signal
@@ -117,6 +118,56 @@ def table_states(text: str) -> list[dict]:
         if isinstance(obj, dict) and "sides" in obj:
             out.append(obj)
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_widget_code() -> tuple[str, ...]:
+    """The front-end files the package ships for its widgets (tokens_edu/widgets/static/*.js and
+    *.css), each as the JSON string a ``comm_open`` carries it in: anywidget sends a Path ``_esm``
+    or ``_css`` as the file's whole text. Both JSON spellings (non-ASCII kept or escaped)."""
+    import json
+
+    static = ROOT / "tokens_edu" / "widgets" / "static"
+    texts = [p.read_text(encoding="utf-8") for p in sorted(static.glob("*.js")) + sorted(static.glob("*.css"))]
+    return tuple({json.dumps(t, ensure_ascii=a) for t in texts for a in (False, True)})
+
+
+def page_data(text: str) -> str:
+    """A frame's text without the widgets' own code: every shipped .js or .css file it carries (a
+    widget's ``comm_open`` holds its ``_esm`` and ``_css``) is cut out, whole. That code is the same
+    for every game and every deck, and its comments may name a card as an example (table.js:
+    "Audit Explainability"), so a hidden-card check reads the rest. Code that differs from the
+    shipped file by one character is kept, so a name put into a widget's code at run time is still
+    caught."""
+    for code in _shipped_widget_code():
+        text = text.replace(code, '""')
+    return text
+
+
+def check_hidden_cards(frames: list[str], hidden: set[str], public: set[str] | None = None) -> int:
+    """Assert that no name in ``hidden`` (the computer's cards) reached the page before it was
+    public. ``frames`` are the websocket frames the page received, in order (``frame_texts``). A
+    name becomes public in the first card-table state that shows it on the board, in a discard pile
+    or in the log; from that frame on it may appear anywhere. Before that, the name may be in no
+    frame's data (``page_data``: everything but the shipped widget code), and never in any state's
+    ``hand`` (the student's hand). Returns the number of table states read.
+
+    Raises AssertionError naming the card, with the frame's text around it."""
+    public = set(public or ())
+    states = 0
+    for text in frames:
+        for st in table_states(text):
+            states += 1
+            faces = [c["face"]["name"] for c in st["board"]] + [f["name"] for s in st["sides"] for f in s["discard"]]
+            public |= {n for n in hidden if n in faces or any(n in line for line in st.get("log", []))}
+            assert not hidden & {f["name"] for f in st["hand"]}, "a computer card in the student's hand"
+        data = page_data(text)
+        for name in hidden - public:
+            if name in data:
+                i = data.index(name)
+                raise AssertionError(f"the computer's hidden {name} reached the page: {data[:200]} ... "
+                                     f"{data[max(0, i - 700):i + 200]}")
+    return states
 
 
 def student_and_computer_decks() -> tuple[int, int]:

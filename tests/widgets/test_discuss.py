@@ -422,12 +422,12 @@ def test_css_classes_and_question(url):
 
 
 def test_card_drawing_falls_back_to_plain_name(url, monkeypatch):
-    from tokens_edu.present import render
+    from tokens_edu.widgets import discuss
 
     def broken(card, *a, **k):
         raise RuntimeError("no art today")
 
-    monkeypatch.setattr(render, "render_card", broken)
+    monkeypatch.setattr(discuss, "render_card", broken)
     box = DiscussBox("Chatbot", Journal(url, student="Ana"))
     assert "<strong>Chatbot</strong>" in box.card_view.value
 

@@ -71,6 +71,7 @@ import traitlets
 
 from ..content.cards import Card, load_cards
 from ..content.names import clean_name
+from ..present.render import render_card
 from ..present.words import clock
 from ..store import Journal, JournalUnavailable
 from ..store.answers import too_long_message
@@ -229,10 +230,8 @@ def _card_html(card: Card) -> str:
     """The card drawn as HTML without its Discuss question (the box asks one question, under
     the card); a plain name if drawing fails."""
     try:
-        from ..present.render import render_card
-
         return render_card(card, discuss=False)
-    except Exception:  # render.py missing or broken: the question must still be asked
+    except Exception:  # a card that cannot be drawn: the question must still be asked
         log.warning("Could not draw card %r; showing its name only.", card.name, exc_info=True)
         return (f'<div class="tokens-discuss-card-plain"><strong>{html.escape(card.name)}</strong>'
                 "</div>")

@@ -74,7 +74,10 @@ def install(tmp_path_factory) -> dict:
         return [_base_python() if w == "python3" else w for w in words]
 
     build, make_venv, pip_install, serve = (swap(c) for c in commands)
-    _run(build[:-1] + [str(ROOT)], cwd=ROOT)  # "." is the checkout
+    settings = dict(w.split("=", 1) for w in build if "=" in w and w.split("=", 1)[0].isupper())
+    build = [w for w in build if w.split("=", 1)[0] not in settings]  # VAR=value words: the environment
+    assert settings == {"TOKENS_EDU_PURE_PYTHON": "1"}  # a wheel for any computer (the README says why)
+    _run(build[:-1] + [str(ROOT)], cwd=ROOT, env={**os.environ, **settings})  # "." is the checkout
     wheels = list(dist.glob("tokens_edu-*.whl"))
     assert len(wheels) == 1, wheels
     copied = server / wheels[0].name  # "copy that file to the server"
@@ -154,7 +157,31 @@ def test_the_install_is_what_serving_needs_and_nothing_else(fresh):
                                                                "anywidget", "sqlalchemy"], found
 
 
-def test_the_wheel_is_compiled_for_this_platform_and_runs_compiled(wheel, fresh):
+def test_the_readme_wheel_is_for_any_computer(wheel):
+    """The README's wheel (TOKENS_EDU_PURE_PYTHON=1) installs on any system and Python: the
+    engine's sources and no extension module."""
+    import json
+
+    names = zipfile.ZipFile(wheel).namelist()
+    assert wheel.name.endswith("-py3-none-any.whl"), wheel.name
+    assert "tokens_edu/engine/state.py" in names and not [n for n in names if n.endswith(".so")]
+    if "tokens_edu/_compiled.json" in names:  # a build record, if any, says pure
+        assert json.loads(zipfile.ZipFile(wheel).read("tokens_edu/_compiled.json"))["compiled"] is False
+
+
+@pytest.fixture(scope="module")
+def compiled_wheel(tmp_path_factory) -> Path:
+    """``pip wheel --no-deps .`` without TOKENS_EDU_PURE_PYTHON: the wheel for this computer."""
+    out = tmp_path_factory.mktemp("compiled-wheel")
+    env = {k: v for k, v in os.environ.items() if k != "TOKENS_EDU_PURE_PYTHON"}
+    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-w", str(out),
+          str(ROOT)], cwd=ROOT, env=env, timeout=1500)
+    wheels = list(out.glob("tokens_edu-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+def test_the_wheel_is_compiled_for_this_platform_and_runs_compiled(compiled_wheel, fresh):
     """pip wheel . compiles the engine core with mypyc (issue 22): the wheel is for this Python
     and platform, carries an extension module per compiled module, its sources (the pure
     fallback) and the build record; installed, the compiled engine runs, and
@@ -167,6 +194,7 @@ def test_the_wheel_is_compiled_for_this_platform_and_runs_compiled(wheel, fresh)
 
     from tokens_edu import _compiled
 
+    wheel = compiled_wheel
     names = zipfile.ZipFile(wheel).namelist()
     record = json.loads(zipfile.ZipFile(wheel).read("tokens_edu/_compiled.json"))
     can = (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file() and shutil.which("gcc") is not None
@@ -180,10 +208,15 @@ def test_the_wheel_is_compiled_for_this_platform_and_runs_compiled(wheel, fresh)
         path = module.replace(".", "/")
         assert f"{path}{suffix}" in names and f"{path}.py" in names, module
     assert f"tokens_edu/_core__mypyc{suffix}" in names
+    # installed beside the README's venv (its dependencies), first on the path
+    target = fresh["work"].parent / "compiled-site"
+    _run([str(fresh["python"]), "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "--quiet",
+          "--target", str(target), str(wheel)], cwd=fresh["work"], env=fresh["env"])
     code = "import tokens_edu.engine as e, tokens_edu.engine.state as s; print(e.COMPILED, s.__file__)"
     env = {k: v for k, v in fresh["env"].items() if k != "TOKENS_EDU_PURE_PYTHON"}
+    env["PYTHONPATH"] = str(target)
     out = _run([str(fresh["python"]), "-c", code], cwd=fresh["work"], env=env).stdout.split()
-    assert out[0] == "True" and out[1].endswith(suffix) and str(fresh["venv"]) in out[1], out
+    assert out[0] == "True" and out[1].endswith(suffix) and str(target) in out[1], out
     out = _run([str(fresh["python"]), "-c", code], cwd=fresh["work"],
                env={**env, "TOKENS_EDU_PURE_PYTHON": "1"}).stdout.split()
     assert out[0] == "False" and out[1].endswith("state.py"), out

@@ -70,13 +70,19 @@ def tick(page, root: str = ".tokens-game") -> str:
 
 
 # Resolves when the table waits for the student (their turn, nothing in flight) or the game is over.
-SETTLED = """(root) => new Promise(resolve => {
+SETTLED = """(root) => new Promise((resolve, reject) => {
+  // settled: the game is over, or the page waits for the student (a move to choose, the hot-seat
+  // cover, or "Next computer move" when the computer's moves are stepped by hand, as in lesson 7).
+  // Never waits for ever: after 60 s it fails with what the table said.
+  const end = performance.now() + 60000;
   const poll = () => {
     const t = document.querySelector(root + ' .tokens-table');
     const status = t ? (t.querySelector('.tokens-status') || {}).textContent || '' : '';
-    const waiting = t && !t.classList.contains('tt-busy') && (t.querySelector('.tt-panel .tokens-action')
-      || t.querySelector('.tokens-reveal'));
-    if (t && (t.querySelector('.tt-banner') || (waiting && !status.includes('computer')))) { resolve(true); return; }
+    const busy = !t || t.classList.contains('tt-busy');
+    const waiting = !busy && (t.querySelector('.tt-panel .tokens-action') || t.querySelector('.tokens-reveal'));
+    const stepped = !busy && t.querySelector('.tokens-next');
+    if (t && (t.querySelector('.tt-banner') || (waiting && !status.includes('computer')) || stepped)) { resolve(true); return; }
+    if (performance.now() > end) { reject(new Error('the table did not settle within 60 s; it said: ' + status)); return; }
     setTimeout(poll, 30);
   };
   poll();

@@ -333,6 +333,17 @@ function render({ model, el }) {
     return [...root.querySelectorAll(".tt-target, .tt-moves .tt-move, .tt-panel .tt-verb, .tt-panel .tt-end, .tt-cancel")];
   }
 
+  // Focus `first`, else the first move that takes the focus, else the table itself: an element
+  // that is hidden or disabled at that moment does not take it, and the focus would fall to the
+  // page's body (seen right after a Deploy).
+  function focusOnTable(first) {
+    for (const el of [first, ...moveButtons(), root]) {
+      if (!el) continue;
+      el.focus({ preventScroll: true });
+      if (document.activeElement === el) return;
+    }
+  }
+
   function draw() {
     const st = model.get("state") || {};
     const palette = model.get("palette") || {};
@@ -408,7 +419,7 @@ function render({ model, el }) {
       if (!put) put = root;
     }
     if (put && (focusWasHere || scrollStart || newGame || turnBack && (document.activeElement === root || document.activeElement === document.body))) {
-      put.focus({ preventScroll: true });
+      focusOnTable(put);
     }
     ui.lastGame = st.game;
     if (scrollStart) {

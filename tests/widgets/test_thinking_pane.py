@@ -383,8 +383,9 @@ def test_next_computer_move_sits_beside_the_guesses():
     row = next(w for w in pane.box.children if pane.guess in getattr(w, "children", ()))
     assert pane.next in row.children and "tokens-guess-next" in pane.next._dom_classes
     n = len(view.game.history)
-    pane.next.click()  # the student's turn: nothing happens
+    pane.next.click()  # the student's turn: no move, and the table says why
     assert len(view.game.history) == n and view.game.active == 0
+    assert view.note == "It's your move, not the computer's."
     view.buttons["end turn"].click()
     n = len(view.game.history)
     pane.guess.value = "Run a Task"

@@ -339,7 +339,9 @@ class ThinkingPane:
             self.next = widgets.Button(description="Next computer move ▸", button_style="primary",
                                        layout=widgets.Layout(width="auto"))
             self.next.add_class("tokens-guess-next")
-            self.next.on_click(lambda _b: view.next_button.click() if view.next_button.shown else None)
+            # on the student's own turn the view says so on the table ("It's your move, not the
+            # computer's."), as the table's own button would; it did nothing before
+            self.next.on_click(lambda _b: view.next_button.click())
             children += [widgets.HTML(f"<b>{_esc(MESSAGES['guess_ask'])}</b>"),
                          widgets.HBox([self.guess, self.next], layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
                          self.guess_result]

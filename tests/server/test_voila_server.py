@@ -352,6 +352,11 @@ def test_warm_kernels_wait_for_the_class_within_their_memory_budget():
         assert kernel_id in state.pages
         await _until(lambda: km.get_pool_size("03-c.ipynb") == 3, "lesson 3 warm again")
         assert state.warm() == 5 and len(km.started) == 6  # the page's kernel is not warm
+        # today's lesson keeps one warm kernel per student still to come (4 - 1), at least 2
+        assert state.demand.target("03-c.ipynb") == 3
+        await km.get_rendered_notebook("03-c.ipynb")
+        await km.get_rendered_notebook("03-c.ipynb")
+        assert state.students() == 3 and state.demand.target("03-c.ipynb") == 2
 
     asyncio.run(scenario())
 

@@ -11,6 +11,7 @@ import asyncio
 import contextvars
 import time
 from collections import deque
+from collections.abc import Callable
 
 from .memory import ESTIMATE_MIB, KernelSize
 
@@ -82,7 +83,8 @@ class Page:
 class Demand:
     """How many warm kernels each page should have now.
 
-    * Today's lesson: :attr:`class_size`.
+    * Today's lesson: one for each student of the class (:attr:`class_size`) who has no page
+      of it yet, and at least :data:`SPARE` (a reload, a late student).
     * The start page (every student begins there): ``start_warm``, and while students arrive,
       as many as arrived in the last :data:`ARRIVING_S` seconds (up to the class size).
     * A lesson students are opening (a page asked for in the last :data:`IN_USE_S` seconds):
@@ -96,6 +98,8 @@ class Demand:
 
     ARRIVING_S = 120.0
     IN_USE_S = 600.0
+    SPARE = 2
+
 
     def __init__(self, settings: dict):
         self.settings = settings
@@ -103,6 +107,8 @@ class Demand:
         self.fixed: dict[str, int] = {k: int(v) for k, v in (settings.get("pools") or {}).items()}
         self.today: str | None = settings.get("today")
         self.asked: dict[str, deque] = {}
+        #: pages of a notebook that hold a kernel now (the server's state sets it)
+        self.open_pages: Callable[[str], int] = lambda notebook: 0
 
     @property
     def class_size(self) -> int:
@@ -127,7 +133,7 @@ class Demand:
             return 0
         size = self.class_size
         if notebook == self.today:
-            return size
+            return min(size, max(self.SPARE, size - self.open_pages(notebook)))
         arriving = self.recent(notebook, self.ARRIVING_S, now)
         if kind == "start":
             return min(size, max(int(self.settings["start_warm"]), arriving))
@@ -164,6 +170,7 @@ class ServeState:
         self.pages: dict[str, Page] = {}
         self.waiting: set[int] = set()
         self.demand = Demand(self.settings)
+        self.demand.open_pages = lambda notebook: sum(1 for p in self.pages.values() if p.notebook == notebook)
         self.kernel_size = KernelSize(float(self.settings["kernel_mib"]))
         self.stopping = False
         self._cold: asyncio.Semaphore | None = None

@@ -111,11 +111,32 @@ def test_a_failing_check_says_so_in_plain_words(monkeypatch):
 
 
 # -- the lessons' predictions ---------------------------------------------------------------
+def _prediction_boxes(shown) -> list:
+    """Every PredictionBox among the widgets a lesson displayed, also inside others (a box's
+    children, or lesson 4's PuzzlePicker, which shows each puzzle's prediction beside it)."""
+    found, seen = [], set()
+
+    def walk(x):
+        if id(x) in seen:
+            return
+        seen.add(id(x))
+        if isinstance(x, PredictionBox):
+            found.append(x)
+            return
+        beside = getattr(x, "predictions", None)
+        for child in [*(getattr(x, "children", ()) or ()), *(beside.values() if isinstance(beside, dict) else ())]:
+            walk(child)
+
+    for x in shown:
+        walk(x)
+    return found
+
+
 def lesson_boxes():
     """(lesson name, every PredictionBox the lesson shows), lessons run in this process."""
     from notebooks import LESSON_PAGES, run_notebook
 
-    return [(p.stem, [x for x in run_notebook(p) if isinstance(x, PredictionBox)]) for p in LESSON_PAGES]
+    return [(p.stem, _prediction_boxes(run_notebook(p))) for p in LESSON_PAGES]
 
 
 @pytest.fixture(scope="module")

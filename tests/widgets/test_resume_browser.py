@@ -165,7 +165,7 @@ def test_reload_continues_the_same_game_and_frames_hold_no_hidden_card(server, b
     page.wait_for_selector(".tokens-game .tokens-table .tt-side-bottom", state="visible")
     page.evaluate(SETTLED, ".tokens-game")
     if page.locator(".tt-speed select").count():
-        page.locator(".tt-speed select").select_option("200")
+        page.locator(".tt-speed select").select_option(label="fast")
     did = [one_move(page) for _ in range(8)]
     assert "End turn" in did or "Deploy" in did or "Train" in did, did
     before = table_now(page)

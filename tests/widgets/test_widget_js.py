@@ -100,8 +100,9 @@ def test_the_table_sends_a_move_by_its_index_and_the_version_it_drew(open_widget
     page.locator(".tt-slot:has(.tt-card[data-id='Neural Network']) .tt-quick-task").click()  # a double click
     assert len(sent(page, "move")) == 1  # one move per drawing
     page.evaluate("() => window.model.set('state', Object.assign({}, window.model.get('state'), {v: 42}))")
-    page.locator(".tt-slot:has(.tt-card[data-id='Neural Network']) .tt-quick-audit").click()
-    page.locator(".tt-card.tt-target[data-id='Explainability']").click()
+    audit = page.locator(".tt-slot:has(.tt-card[data-id='Neural Network']) .tt-quick-audit")
+    assert audit.inner_text().strip() == "Audit Explainability"  # one target: one click (issue 21 part 2)
+    audit.click()
     assert sent(page, "move")[-1] == {"type": "move", "i": texts.index("audit Neural Network -> Explainability"),
                                       "v": 42}
     assert all("text" not in m for m in sent(page, "move"))  # never the move's words

@@ -522,11 +522,26 @@ function render({ model, el }) {
     else if (ev.key === "Home" && list.length) next = list[0];
     if (next) { next.focus({ preventScroll: false }); ev.preventDefault(); ev.stopPropagation(); }
   });
+  // The focus never falls to the page's body from the table: when the element that had it is
+  // taken out of the page (a drawing, or anything else) and nothing else takes it, it comes back
+  // to the table. A click elsewhere on the page (the student chose to leave) is left alone.
+  let pointerAway = -1e9;
+  const onPointer = (ev) => { if (!root.contains(ev.target)) pointerAway = performance.now(); };
+  document.addEventListener("pointerdown", onPointer, true);
+  root.addEventListener("focusout", (ev) => {
+    if (ev.relatedTarget) return;
+    setTimeout(() => {
+      const now = document.activeElement;
+      if (!root.isConnected || (now && now !== document.body) || performance.now() - pointerAway < 1000) return;
+      const st = model.get("state") || {};
+      focusOnTable((!st.bot || st.over) ? focusTarget() : root);
+    }, 0);
+  });
   model.on("change:state", draw);
   model.on("change:palette", draw);
   model.on("change:pictures", draw);
   draw();
-  return () => { if (ui.timer) clearTimeout(ui.timer); };
+  return () => { if (ui.timer) clearTimeout(ui.timer); document.removeEventListener("pointerdown", onPointer, true); };
 }
 
 export default { render };

@@ -226,3 +226,23 @@ def test_the_model_is_a_public_name_and_its_examples_run():
     assert "NextWordModel" in dir(tokens_edu) or hasattr(tokens_edu, "NextWordModel")
     result = doctest.testmod(language)
     assert result.attempted >= 5 and result.failed == 0
+
+
+def test_pieces_show_where_each_part_came_from(model):
+    from tokens_edu.lab.language import Piece
+
+    stitched = model.pieces("The cat sat on the log.")  # made up from sentences 1 and 3
+    assert stitched == [Piece(0, ("the", "cat", "sat", "on", "the"), "the cat sat on the mat."),
+                        Piece(3, ("on", "the", "log", "."), "the dog sat on the log.")]
+    assert stitched[0].end == 5  # the seam: "log", the first token the first piece did not cover
+    assert model.pieces("A dog is a good friend!") == [
+        Piece(0, ("a", "dog", "is", "a", "good", "friend", "!"), "a dog is a good friend!")]
+    unknown = model.pieces("my cat ate")
+    assert unknown == [Piece(0, ("my",), None), Piece(1, ("cat", "ate"), "the cat ate the fish.")]
+    # three pieces: "dog sat" overlaps the first by one token ("a dog" never came before "sat")
+    assert model.pieces("A dog sat on the mat.") == [
+        Piece(0, ("a", "dog"), "a dog is a good friend!"), Piece(1, ("dog", "sat", "on", "the"), "the dog sat on the log."),
+        Piece(3, ("on", "the", "mat", "."), "the cat sat on the mat.")]
+    # "fish sat" and "sat" after "fish" never seen: no overlap
+    assert model.pieces("the fish sat on") == [Piece(0, ("the", "fish"), "the cat ate the fish."),
+                                                Piece(2, ("sat", "on"), "the cat sat on the mat.")]

@@ -58,7 +58,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["NextWordModel", "Prediction", "Step", "Writing", "tokens", "join_tokens", "END_MARKS"]
+__all__ = ["NextWordModel", "Prediction", "Step", "Writing", "Piece", "tokens", "join_tokens", "END_MARKS"]
 
 #: One token: a word (letters and digits, with ' or - inside it) or one punctuation mark.
 _TOKEN = re.compile(r"[^\W_]+(?:['-][^\W_]+)*|[^\w\s]")
@@ -153,6 +153,28 @@ class Step:
     candidates: tuple
     context: tuple
     counted: float
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of a text's tokens that appears, word for word, in one sentence the model learned
+    (see :meth:`NextWordModel.pieces`).
+
+    Attributes:
+        start: the index of its first token in the text's tokens.
+        tokens: its tokens (a tuple).
+        sentence: a learned sentence it appears in (its tokens joined), or None when its one
+            token is a word the model never saw.
+    """
+
+    start: int
+    tokens: tuple
+    sentence: str | None
+
+    @property
+    def end(self) -> int:
+        """The index just after its last token."""
+        return self.start + len(self.tokens)
 
 
 class Writing(list):
@@ -364,6 +386,46 @@ class NextWordModel:
         (the lesson's "did it copy this word for word?")."""
         words = tokens(sentence) if isinstance(sentence, str) else [str(t).lower() for t in sentence]
         return bool(words) and f"\n {' '.join(words)} \n" in self._text
+
+    def pieces(self, text: str | Iterable[str]) -> list[Piece]:
+        """Where each part of ``text`` came from: the learned sentences it can be copied from.
+
+        From the first token, it takes the longest run that appears word for word in one learned
+        sentence; the next piece starts with the tokens before the first token that run did not
+        cover (up to ``context`` of them: those the model looked at when it chose that token).
+        A text the model wrote from two sentences gives two pieces; the **seam** is the first
+        token of the second piece that the first did not cover. A learned sentence is one piece.
+
+        Args:
+            text: a string or tokens.
+
+        Returns:
+            list[Piece]: in order; pieces may overlap by up to ``context`` tokens.
+        """
+        words = tokens(text) if isinstance(text, str) else [str(t).lower() for t in text]
+        out: list[Piece] = []
+        i = 0
+        while i < len(words):
+            if f" {words[i]} " not in self._text:
+                out.append(Piece(i, (words[i],), None))
+                i += 1
+                continue
+            j = i + 1
+            while j < len(words) and f" {' '.join(words[i:j + 1])} " in self._text:
+                j += 1
+            out.append(Piece(i, tuple(words[i:j]), self._sentence_with(words[i:j])))
+            if j == len(words):
+                break
+            # the next piece starts with the tokens the model looked at to choose words[j]: the
+            # last `context` ones if it saw them before words[j], else fewer (it backed off)
+            i = next((k for k in range(max(j - self.context, i + 1), j)
+                      if f" {' '.join(words[k:j + 1])} " in self._text), j)
+        return out
+
+    def _sentence_with(self, run: list[str]) -> str:
+        at = self._text.find(f" {' '.join(run)} ")
+        start = self._text.rfind("\n", 0, at) + 1
+        return join_tokens(self._text[start:self._text.find("\n", at)].split())
 
     # -- writing --------------------------------------------------------------------------------
     @staticmethod

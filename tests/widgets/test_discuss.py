@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from tokens_edu import load_cards
-from tokens_edu.store.journal import Journal
+from tokens_edu.session.journal import Journal
 from tokens_edu.widgets import DiscussBox, discuss
 
 
@@ -247,7 +247,7 @@ def test_name_box_says_the_name_is_not_a_password(url, monkeypatch):
 
 
 def test_too_long_answer_is_refused_and_kept(url):
-    from tokens_edu.store.journal import MAX_ANSWER
+    from tokens_edu.store.schema import MAX_ANSWER
 
     journal = Journal(url, student="Ana")
     box = DiscussBox("Chatbot", journal)

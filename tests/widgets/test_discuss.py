@@ -382,7 +382,7 @@ def test_unusable_store_is_told_at_once_and_the_box_still_works(tmp_path):
 def test_unexpected_error_in_callback_is_caught(url, monkeypatch, caplog):
     journal = Journal(url, student="Ana")
     box = DiscussBox("Chatbot", journal)
-    monkeypatch.setattr(journal, "save", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(journal.store.answers, "save", lambda *a, **k: 1 / 0)
     with caplog.at_level(logging.ERROR):
         page_save(box, "words")
     assert "Sorry, I could not save your answer" in box.answer.status

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 
 from .. import _moved
 from ..store import Stores, Writer
-from ..store.db import Draft, Saved
+from ..store.answers import card_name_and_prompt
+from ..store.db import Draft, Saved, shown_url
 from .page import PageSession
 
 if TYPE_CHECKING:
@@ -133,8 +134,6 @@ class Journal(PageSession):
 
     def latest(self, card, lesson: str | None = None, student: str | None = None) -> Saved | None:
         """:meth:`tokens_edu.store.answers.Answers.latest` for the page (or ``student``)."""
-        from ..store.answers import card_name_and_prompt
-
         card_name_and_prompt(card)  # an unknown card is refused even without a name
         reader = self._reader(student)
         return self.store.answers.latest(reader, self._lesson_or(lesson), card) if reader else None
@@ -146,8 +145,6 @@ class Journal(PageSession):
 
     def draft_for(self, card, lesson: str | None = None, student: str | None = None) -> Draft | None:
         """:meth:`tokens_edu.store.answers.Answers.draft` for the page (or ``student``)."""
-        from ..store.answers import card_name_and_prompt
-
         card_name_and_prompt(card)
         reader = self._reader(student)
         return self.store.answers.draft(reader, self._lesson_or(lesson), card) if reader else None
@@ -196,7 +193,5 @@ class Journal(PageSession):
         return self.store.drawings.for_class(self._lesson_or(lesson), labels)
 
     def __repr__(self) -> str:
-        from ..store.db import shown_url
-
         who = self._student or "no name yet"
         return f"<Journal {shown_url(self.url)!r} student={who!r} lesson={self.lesson!r}>"

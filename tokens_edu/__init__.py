@@ -19,7 +19,7 @@ The package is in layers; each imports only the layers below it (the contracts a
     cli                  the tokens-edu command, one module per command
     server | teacher     the Voila lesson server | the teacher's dashboard
     widgets              ipywidgets and anywidget views
-    present | lab        what a page may show | simulations, statistics, training, plots, env
+    present | lab | session   what a page may show | simulations, training, plots, env | who is at the page
     players | store      computer players and matches | answers, saved games, class list
     game                 Game, actions, narration, explanations, scenarios, replays, tables
     engine               the rules: state, moves, rules, verbs, effects, flow, events

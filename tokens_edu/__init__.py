@@ -58,6 +58,7 @@ __all__ = [
     "render_card", "print_sheet",
     "simulate", "balance_matrix", "first_player_advantage", "matchups", "train", "train_batches", "tournament",
     "TokensError", "CardDataError", "DeckError", "IllegalAction", "ScenarioError", "RecordError",
+    "NextWordModel",
 ]
 
 __version__ = "0.2.0"
@@ -65,9 +66,18 @@ __version__ = "0.2.0"
 _moved.install()
 
 
+#: Public names loaded only when first used: name -> the module that holds it.
+_LAZY = {"NextWordModel": "tokens_edu.lab.language"}
+
+
 def __getattr__(name: str):
     """``tokens_edu.plots`` and ``tokens_edu.env`` (and the other old module names) without
-    importing them first: matplotlib and PettingZoo load only when asked for."""
+    importing them first: matplotlib and PettingZoo load only when asked for; the names of
+    :data:`_LAZY` (``tokens_edu.NextWordModel``) likewise."""
+    if name in _LAZY:
+        import importlib  # noqa: PLC0415  (loaded only when the name is asked for)
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
     module = _moved.old_attribute(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

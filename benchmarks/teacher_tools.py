@@ -158,7 +158,7 @@ def big_class(n: int) -> None:
 
 def guessing() -> None:
     """Part 5: the default throttle against a guesser who never stops (asking again 100 times
-    a second while locked), on a fake clock (no real waiting): wrong guesses checked in the
+    a second while told to wait), on a fake clock (no real waiting): wrong guesses checked in the
     first hour and in a 6-hour school day, and when the 100th (a 100-word list) is checked."""
     for clients in (1, 20):
         fake = {"now": 0.0}
@@ -174,7 +174,7 @@ def guessing() -> None:
             while fake["now"] < 24 * 3600 and len(checked) < 1000:
                 out = await th.attempt(f"10.0.0.{g % clients}", lambda: False)
                 g += 1
-                if out == "locked":
+                if out == "wait":
                     fake["now"] += 0.01
                 else:
                     checked.append(fake["now"])
@@ -190,7 +190,7 @@ def guessing() -> None:
 
 def guessing_over_http(route: str, computers: int, parallel: int, seconds: float) -> None:
     """Part 6: ``parallel`` requests at a time of wrong guesses for ``seconds``, at a fresh
-    dashboard with the default throttle (1 s a wrong guess, 5 lock a computer, 20 lock all)."""
+    dashboard with the default throttle (a wrong guess costs its computer 1 s, doubling up to 60 s)."""
     import http.cookiejar
     import urllib.error
     import urllib.parse

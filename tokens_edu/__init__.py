@@ -19,7 +19,7 @@ The package is in layers; each imports only the layers below it (the contracts a
     cli                  the tokens-edu command, one module per command
     server | teacher     the Voila lesson server | the teacher's dashboard
     widgets              ipywidgets and anywidget views
-    present | lab        what a page may show | simulations, statistics, training, plots, env
+    present | lab | session   what a page may show | simulations, training, plots, env | who is at the page
     players | store      computer players and matches | answers, saved games, class list
     game                 Game, actions, narration, explanations, scenarios, replays, tables
     engine               the rules: state, moves, rules, verbs, effects, flow, events
@@ -62,6 +62,7 @@ _LAZY = {
     "first_player_advantage": "lab.simulation", "matchups": "lab.simulation",
     "train": "lab.training", "train_batches": "lab.training",
     "tournament": "lab.tournaments",
+    "NextWordModel": "lab.language",
 }
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors (nothing runs here)
@@ -69,6 +70,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors (nothing 
     from .content.decks import Deck, starter_decks
     from .game.actions import Action
     from .game.game import BoardCard, Game, LogEvent, Observation
+    from .lab.language import NextWordModel
     from .lab.simulation import balance_matrix, first_player_advantage, matchups, simulate
     from .lab.tournaments import tournament
     from .lab.training import train, train_batches
@@ -81,6 +83,7 @@ __all__ = [
     "render_card", "print_sheet",
     "simulate", "balance_matrix", "first_player_advantage", "matchups", "train", "train_batches", "tournament",
     "TokensError", "CardDataError", "DeckError", "IllegalAction", "ScenarioError", "RecordError",
+    "NextWordModel",
 ]
 
 __version__ = "0.2.0"

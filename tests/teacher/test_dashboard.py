@@ -24,7 +24,7 @@ import pytest
 from tokens_edu import Game, starter_decks
 from tokens_edu.players import GreedyBot
 from tokens_edu.teacher.dashboard import Throttle, TokenAuth, answers_csv, make_app, safe_cell
-from tokens_edu.store import Journal
+from tokens_edu.session.journal import Journal
 from tokens_edu.store.roster import Roster
 from tokens_edu.store.games import GameStore
 
@@ -43,7 +43,7 @@ class Dash:
     def __init__(self, url: str, base_url: str = "/", throttle: Throttle | None = None, today=None):
         # a lenient throttle for the tests that guess wrong on purpose; the throttle's own
         # tests give theirs
-        throttle = throttle or Throttle(delay=0.01, lock_after=10**6, overall_lock_after=10**6)
+        throttle = throttle or Throttle(delay=0.01, longest=0.01)
         self.port = free_port()
         self.root = f"http://127.0.0.1:{self.port}{base_url if base_url.endswith('/') else base_url + '/'}"
         self.loop = asyncio.new_event_loop()
@@ -439,7 +439,7 @@ def test_teacher_command_refuses_a_busy_port_and_a_short_password(tmp_path, caps
     short = tmp_path / "pw.txt"
     short.write_text("abc\n")
     assert cli.main(["teacher", "--port", str(free_port()), "--password-file", str(short)]) == 2
-    assert "at least 8 characters" in capsys.readouterr().err
+    assert "at least 12 characters (this one has 3)" in capsys.readouterr().err
     assert cli.main(["teacher", "--password-file", str(tmp_path / "missing.txt")]) == 2
     assert "cannot read the password file" in capsys.readouterr().err
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from ..content.bundle import lessons_dir
 from ..content.inputs import InputTooLarge, read_text_limited
 from ..server import today as today_file
-from ..store.journal import data_folder, default_url
+from ..store.db import data_folder, default_url
+from ..teacher.auth import password_problem
 from ..teacher.dashboard import DEFAULT_PORT, TokenAuth, serve
 from ..teacher.hub_auth import HubTeacherAuth, running_as_hub_service
 from .common import use_data_dir
@@ -59,8 +60,9 @@ def add_command(sub) -> None:
             "'tokens-edu serve' (give the same --data-dir). Every page needs the token printed "
             "at start (in a link that logs you in), or your password in the login form "
             "(--password-file, or the environment variable TOKENS_EDU_TEACHER_PASSWORD). "
-            "Wrong guesses are slowed down, and a few lock the login for 5 minutes. Press "
-            "Ctrl-C to stop."
+            "Each wrong guess makes the computer that made it wait longer (up to a minute) before "
+            "its next one; the token link always works, and so does this computer. A password "
+            "has at least 12 characters. Press Ctrl-C to stop."
         ),
     )
     teacher.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -105,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
         if password is None:
             print(f"tokens-edu: the password file {args.password_file} is empty.", file=sys.stderr)
             return 2
-    if password is not None and len(password) < 8:
-        print("tokens-edu: the teacher password must have at least 8 characters.", file=sys.stderr)
+    if password is not None and password_problem(password):
+        print(f"tokens-edu: {password_problem(password)}", file=sys.stderr)
         return 2
     try:
         use_data_dir(args.data_dir)

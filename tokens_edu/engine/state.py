@@ -37,7 +37,7 @@ from _random import Random  # the C generator under random.Random: the same numb
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 if TYPE_CHECKING:
-    from ..cards import Card
+    from ..content.cards import Card
     from .effects import Effect
 
 __all__ = ["State", "Decision", "new_decision", "CardFacts", "GameCards", "ZONES", "HAND", "DECK", "DISCARD", "TS", "TS_EX", "SYSTEMS",

@@ -1,14 +1,20 @@
 """The dashboard's own login (when it does not run under JupyterHub): a token, or a password.
 
 * The **token** is made when ``tokens-edu teacher`` starts and printed in a link to the login
-  page (``login?token=...``). Only that page takes it (also typed in its form).
+  page (``login?token=...``). Only that page takes it (also typed in its form). It is a long
+  random secret (192 bits): nobody guesses it, so it is never held back, whatever others try.
 * A **password** the teacher chose (``--password-file`` or ``TOKENS_EDU_TEACHER_PASSWORD``) is
-  taken only in the login form, never in an address.
-* Every guess goes through one :class:`Throttle`: guesses are checked one at a time for the
-  whole dashboard; each wrong guess makes the next check wait (longer for the same computer);
-  a few wrong guesses from one computer lock it out for a while, and many from anywhere lock
-  every login (the teacher who is logged in stays logged in). Secrets are compared in constant
-  time, on their SHA-256 digests (so not even their length shows).
+  taken only in the login form, never in an address. It must be at least
+  :data:`MIN_PASSWORD` characters (:func:`password_problem` says why when it is not).
+* Every other guess goes through one :class:`Throttle`: each wrong guess makes **the computer
+  that made it** wait longer before its next guess is checked (1, 2, 4... seconds, at most a
+  minute); no other computer waits, and nothing is ever locked. The server's own computer
+  (a request from this computer that no proxy passed on) never waits: the teacher can always
+  log in there. Secrets are compared in constant time, on their SHA-256 digests (so not even
+  their length shows).
+
+Where the dashboard cannot tell computers apart (behind a proxy every request comes from the
+proxy's address), all its users share one wait for passwords; the token still works at once.
 
 A logged-in browser holds a signed, HttpOnly, SameSite=Strict cookie for this dashboard only.
 """
@@ -18,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import time
 from collections import deque
@@ -27,12 +34,39 @@ from urllib.parse import urlencode, urlsplit
 from .base import BaseHandler
 
 __all__ = ["Throttle", "TokenAuth", "TokenAuthenticated", "LoginHandler", "LogoutHandler",
-           "COOKIE", "OK", "WRONG", "LOCKED"]
+           "COOKIE", "OK", "WRONG", "LOCKED", "WAIT", "MIN_PASSWORD", "password_problem",
+           "own_computer"]
 
 #: The login cookie's name.
 COOKIE = "tokens_teacher"
-#: What :meth:`Throttle.attempt` answers.
-OK, WRONG, LOCKED = "ok", "wrong", "locked"
+#: What :meth:`Throttle.attempt` answers (:data:`WAIT`: this computer must wait first; the
+#: guess was not checked. :data:`LOCKED` is its old name).
+OK, WRONG, WAIT = "ok", "wrong", "wait"
+LOCKED = WAIT
+#: The shortest teacher password taken. With the throttle a computer gets at most one guess a
+#: minute once it has guessed wrong 7 times, so a class of 30 computers tries at most about
+#: 30 * 60 * 24 = 43,200 passwords a day; 12 letters have over 10**16 possibilities.
+MIN_PASSWORD = 12
+
+
+def password_problem(password: str) -> str | None:
+    """Why ``password`` cannot be the teacher's password, in plain words, or None when it can."""
+    if len(password) < MIN_PASSWORD:
+        return (f"The teacher password must have at least {MIN_PASSWORD} characters (this one has "
+                f"{len(password)}). There is no lock-out, so a class of 30 computers could try "
+                "about 43,000 passwords a day: a short one could be guessed. A few words in a row "
+                "are long and easy to type, like 'purple kettle on the moon'.")
+    return None
+
+
+def own_computer(remote_ip: str | None, headers) -> bool:
+    """True when a request comes from this computer itself and no proxy passed it on (no
+    ``Forwarded``, ``X-Forwarded-For`` or ``X-Real-Ip`` header)."""
+    try:
+        loopback = ipaddress.ip_address(remote_ip or "").is_loopback
+    except ValueError:
+        return False
+    return loopback and not any(headers.get(h) for h in ("Forwarded", "X-Forwarded-For", "X-Real-Ip"))
 
 
 def _digest(text: str) -> bytes:
@@ -40,111 +74,74 @@ def _digest(text: str) -> bytes:
 
 
 class Throttle:
-    """Makes guessing a secret slow: one check at a time, a wait after every wrong guess, and
-    a lock after a few.
+    """Makes guessing a password slow for the computer that guesses, and for no one else.
 
     Args:
-        delay: seconds a wrong guess costs: the next check by anyone waits this long; the n-th
-            recent wrong guess from one computer is answered ``delay * 2**(n-1)`` seconds late,
-            and its next guess is not checked before then.
-        lock_after: wrong guesses from one computer within ``window`` seconds that lock it out.
-        overall_lock_after: wrong guesses from all computers within ``window`` that lock every
-            login.
-        lock_for: seconds the first lock lasts; each further lock of the same computer (or of
-            every login) within ``memory`` seconds lasts twice as long as the one before, up
-            to ``longest_lock`` (a guesser who waits out each lock gets fewer guesses an hour,
-            not the same number again and again).
+        delay: seconds the first wrong guess from a computer costs it; the n-th wrong guess
+            within ``window`` costs ``delay * 2**(n-1)`` seconds, at most ``longest``. The
+            answer to a wrong guess comes that late, and the computer's next guess is not
+            checked before then (it is told to wait, unchecked).
+        longest: the longest wait, in seconds.
         window: seconds a wrong guess is remembered.
-        longest_lock: seconds the longest lock lasts.
-        memory: seconds a lock is remembered for making the next one longer.
         clock: a monotonic clock (seconds); sleep: an async sleep (both for tests).
 
-    The right secret forgets that computer's wrong guesses and locks (and, for every login,
-    the earlier overall locks): the teacher who logs in starts afresh.
+    One guess per computer is checked at a time. The right secret forgets that computer's
+    wrong guesses. Memory: one small entry per computer that guessed wrong in ``window``.
     """
 
-    def __init__(self, delay: float = 1.0, lock_after: int = 5, overall_lock_after: int = 20,
-                 lock_for: float = 300.0, window: float = 600.0, longest_lock: float = 3600.0,
-                 memory: float = 86400.0,
+    def __init__(self, delay: float = 1.0, longest: float = 60.0, window: float = 600.0,
                  clock: Callable[[], float] = time.monotonic, sleep=asyncio.sleep):
-        self.delay, self.lock_after, self.overall_lock_after = delay, lock_after, overall_lock_after
-        self.lock_for, self.window = lock_for, window
-        self.longest_lock, self.memory = max(longest_lock, lock_for), memory
-        self._locks: dict[str, deque] = {}  # when each computer was locked (within `memory`)
-        self._all_locks: deque = deque()  # when every login was locked (within `memory`)
+        self.delay, self.longest, self.window = delay, max(longest, delay), window
         self.clock, self.sleep = clock, sleep
-        self._one_at_a_time: asyncio.Lock | None = None
         self._wrong: dict[str, deque] = {}
-        self._all_wrong: deque = deque()
-        self._locked_until: dict[str, float] = {}
-        self._all_locked_until = 0.0
-        self._next_check = 0.0
         self._next_for: dict[str, float] = {}
+        self._busy: set[str] = set()
 
-    def locked_for(self, client: str) -> float:
-        """Seconds until ``client`` may guess again (0 when it may now)."""
-        now = self.clock()
-        return max(0.0, self._all_locked_until - now, self._locked_until.get(client, 0.0) - now)
+    def wait_for(self, client: str) -> float:
+        """Seconds until ``client``'s next guess is checked (0 when it may guess now)."""
+        return max(0.0, self._next_for.get(client, 0.0) - self.clock())
 
-    async def attempt(self, client: str, check: Callable[[], bool]) -> str:
-        """Check a guess from ``client`` (an address) with ``check()``, in turn.
+    locked_for = wait_for  # the old name
+
+    async def attempt(self, client: str, check: Callable[[], bool], free: bool = False) -> str:
+        """Check a guess from ``client`` (an address) with ``check()``.
+
+        Args:
+            free: True for the server's own computer: it never waits.
 
         Returns:
-            :data:`OK`, :data:`WRONG` (after the wait a wrong guess costs) or :data:`LOCKED`
-            (``check`` was not called).
+            :data:`OK`, :data:`WRONG` (after the wait this wrong guess costs) or :data:`WAIT`
+            (``check`` was not called: this computer must wait, or has a guess being checked).
         """
-        if self.locked_for(client):
-            return LOCKED
-        if self._one_at_a_time is None:
-            self._one_at_a_time = asyncio.Lock()
-        async with self._one_at_a_time:
-            if self.locked_for(client):
-                return LOCKED
-            wait = max(self._next_check, self._next_for.get(client, 0.0)) - self.clock()
-            if wait > 0:
-                await self.sleep(wait)
-            if check():
-                self._wrong.pop(client, None)
-                self._next_for.pop(client, None)
-                self._locks.pop(client, None)
-                self._all_locks.clear()
-                return OK
-            cost = self._note_wrong(client)
-        await self.sleep(cost)
+        if not free and (client in self._busy or self.wait_for(client) > 0):
+            return WAIT
+        if check():
+            self._wrong.pop(client, None)
+            self._next_for.pop(client, None)
+            return OK
+        if free:
+            return WRONG
+        cost = self._note_wrong(client)
+        self._busy.add(client)
+        try:
+            await self.sleep(cost)
+        finally:
+            self._busy.discard(client)
         return WRONG
 
     def _note_wrong(self, client: str) -> float:
         """Remember a wrong guess; returns the seconds it costs its computer."""
         now = self.clock()
         mine = self._wrong.setdefault(client, deque())
-        for q in (mine, self._all_wrong):
-            q.append(now)
-            while q and q[0] <= now - self.window:
-                q.popleft()
-        cost = min(self.delay * 2 ** (len(mine) - 1), self.lock_for)
-        self._next_check = now + self.delay
+        mine.append(now)
+        while mine and mine[0] <= now - self.window:
+            mine.popleft()
+        cost = min(self.delay * 2 ** min(len(mine) - 1, 32), self.longest)
         self._next_for[client] = now + cost
-        if len(mine) >= self.lock_after:
-            self._locked_until[client] = now + self._lock(self._locks.setdefault(client, deque()), now)
-        if len(self._all_wrong) >= self.overall_lock_after:
-            self._all_locked_until = now + self._lock(self._all_locks, now)
         for old in [c for c, q in self._wrong.items() if not q or q[-1] <= now - self.window]:
             self._wrong.pop(old, None)
             self._next_for.pop(old, None)
-        for old in [c for c, t in self._locked_until.items() if t <= now]:
-            self._locked_until.pop(old, None)
-        for old in [c for c, q in self._locks.items() if not q or q[-1] <= now - self.memory]:
-            self._locks.pop(old, None)
         return cost
-
-    def _lock(self, locks: deque, now: float) -> float:
-        """Note a lock starting ``now`` in ``locks`` (its earlier locks); returns its seconds:
-        ``lock_for`` doubled for each earlier lock still remembered, at most ``longest_lock``."""
-        while locks and locks[0] <= now - self.memory:
-            locks.popleft()
-        seconds = min(self.lock_for * 2 ** min(len(locks), 32), self.longest_lock)
-        locks.append(now)
-        return seconds
 
 
 class TokenAuthenticated:
@@ -171,18 +168,23 @@ class TokenAuth:
     Args:
         token: the token to accept; None makes a random one (``secrets.token_urlsafe(24)``).
         password: a password to accept in the login form as well (None: only the token).
-        throttle: the :class:`Throttle` every guess goes through (default: 1 s a wrong guess,
-            5 wrong guesses lock a computer out for 5 minutes, 20 from anywhere lock all; each
-            further lock twice as long, up to an hour).
+        throttle: the :class:`Throttle` every guess that is not the token goes through
+            (default: the first wrong guess costs its computer 1 s, each next one twice as
+            long, up to a minute).
 
     Attributes:
         token: the token (str). mixin: the handler mixin (:class:`TokenAuthenticated`).
+
+    Raises:
+        ValueError: the password is too short (:func:`password_problem`, plain words).
     """
 
     mixin = TokenAuthenticated
 
     def __init__(self, token: str | None = None, password: str | None = None,
                  throttle: Throttle | None = None):
+        if password and password_problem(password):
+            raise ValueError(password_problem(password))
         self.token = token or secrets.token_urlsafe(24)
         self.password = password or None
         self.throttle = throttle or Throttle()
@@ -208,7 +210,8 @@ class TokenAuth:
 
 class LoginHandler(BaseHandler):
     """``GET login?token=...`` (the printed link), ``GET login`` (the form), ``POST login`` (the
-    form: the token or the password). Every guess goes through the :class:`Throttle`."""
+    form: the token or the password). The token is taken at once; every other guess goes
+    through the :class:`Throttle`."""
 
     @property
     def auth(self) -> TokenAuth:
@@ -216,8 +219,10 @@ class LoginHandler(BaseHandler):
 
     def safe_next(self, nxt: str) -> str:
         """Where to go after logging in: a page of this dashboard only (never another site)."""
+        if any(ord(c) < 32 or ord(c) == 127 for c in nxt) or "\\" in nxt:
+            return self.base  # a control character cannot go in a redirect (it was a 500)
         parts = urlsplit(nxt)
-        if parts.scheme or parts.netloc or not nxt.startswith(self.base) or "\\" in nxt:
+        if parts.scheme or parts.netloc or not nxt.startswith(self.base):
             return self.base
         return nxt
 
@@ -227,17 +232,29 @@ class LoginHandler(BaseHandler):
         self.finish(self.render_template("login.html", title="Teacher login", problem=problem,
                                          next=nxt, password=self.auth.password is not None))
 
-    async def guess(self, check: Callable[[], bool]) -> None:
-        outcome = await self.auth.throttle.attempt(self.request.remote_ip or "?", check)
+    def logged_in(self) -> None:
+        self.set_signed_cookie(COOKIE, "teacher", expires_days=None, httponly=True,
+                               samesite="Strict", path=self.base)
+        self.redirect(self.safe_next(self.get_argument("next", self.base)))
+
+    async def guess(self, secret: str, password_too: bool) -> None:
+        """Log in with ``secret``: the token at once, else (``password_too``) the password
+        through the throttle."""
+        if self.auth.is_token(secret):  # 192 random bits: never held back by anyone's guesses
+            self.logged_in()
+            return
+        client = self.request.remote_ip or "?"
+        check = (lambda: self.auth.is_password(secret)) if password_too else (lambda: False)
+        outcome = await self.auth.throttle.attempt(
+            client, check, free=own_computer(self.request.remote_ip, self.request.headers))
         if outcome == OK:
-            self.set_signed_cookie(COOKIE, "teacher", expires_days=None, httponly=True,
-                                   samesite="Strict", path=self.base)
-            self.redirect(self.safe_next(self.get_argument("next", self.base)))
-        elif outcome == LOCKED:
-            wait = self.auth.throttle.locked_for(self.request.remote_ip or "?")
-            self.set_header("Retry-After", str(int(wait) + 1))
-            self.login_page(f"Too many wrong tries. Wait {int(wait // 60) + 1} minutes, then try "
-                            "again (or stop and restart tokens-edu teacher on its computer).", 429)
+            self.logged_in()
+        elif outcome == WAIT:
+            wait = max(1, int(self.auth.throttle.wait_for(client) + 0.999))
+            self.set_header("Retry-After", str(wait))
+            self.login_page(f"Wait {wait} second{'s' if wait != 1 else ''}, then try again: each "
+                            "wrong try from this computer makes the next one wait longer. (The "
+                            "link that tokens-edu teacher printed always works.)", 429)
         else:
             self.login_page("That is not right. Look at the window where tokens-edu teacher "
                             "is running for the token.", 403)
@@ -245,16 +262,14 @@ class LoginHandler(BaseHandler):
     async def get(self):
         token = self.get_query_argument("token", "")
         if token:
-            await self.guess(lambda: self.auth.is_token(token))
+            await self.guess(token, password_too=False)
         elif self.current_user:
             self.redirect(self.safe_next(self.get_query_argument("next", self.base)))
         else:
             self.login_page()
 
     async def post(self):
-        secret = self.get_body_argument("secret", "")
-        # both compared, always: the time taken does not say which one was near
-        await self.guess(lambda: self.auth.is_token(secret) | self.auth.is_password(secret))
+        await self.guess(self.get_body_argument("secret", ""), password_too=True)
 
 
 class LogoutHandler(BaseHandler):

@@ -101,6 +101,20 @@ class BaseHandler(tornado.web.RequestHandler):
         name = live if self.get_query_argument("fragment", "") else f"{page}.html"
         self.finish(self.render_template(name, **ns))
 
+    def _request_summary(self) -> str:
+        """The access log's words for this request: the method and the path, never the query
+        (a login link's query holds the token)."""
+        return f"{self.request.method} {self.request.path[:200]!r} ({self.request.remote_ip})"
+
+    def log_exception(self, typ, value, tb) -> None:
+        """One line for an error (its kind only: its text or the request could name the token)."""
+        if isinstance(value, tornado.web.HTTPError):
+            return super().log_exception(typ, value, tb)
+        import logging
+
+        logging.getLogger("tornado.application").error("%s failed: %s", self._request_summary(),
+                                                       typ.__name__ if typ else "error")
+
     def write_error(self, status_code: int, **kwargs) -> None:
         text = ERRORS.get(status_code, "Something went wrong. The answers are safe; try again.")
         self.finish(self.render_template("error.html", status=status_code, message=text,

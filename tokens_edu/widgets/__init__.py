@@ -6,7 +6,8 @@ through a whole game), and for the learning lessons :class:`PixelGrid` (draw on 
 :class:`DrawingLab` and :class:`CommandLab` (lesson 8: the class trains a drawing classifier; a
 student trains a word classifier), :class:`FairDataLab` and :class:`EthicalMatrix` (lesson 11),
 :class:`TrainingLab`, :class:`CopyLab` and :class:`TestBench` (lesson 10: a computer player
-learns by playing, learns to copy a student, and is tested), :class:`ExitQuestion` (a lesson's
+learns by playing, learns to copy a student, and is tested), :class:`LanguageLab` (lesson 12:
+the class builds a next-word model and writes with it), :class:`ExitQuestion` (a lesson's
 exit question, saved for the teacher).
 
 Views only: they call the engine's public surface (``Game.apply``, ``legal_actions``,
@@ -42,6 +43,7 @@ _WHERE = {
     "TrainingLab": ".teach_lab",
     "CopyLab": ".teach_lab",
     "TestBench": ".teach_lab",
+    "LanguageLab": ".language_lab",
 }
 
 __all__ = list(_WHERE)

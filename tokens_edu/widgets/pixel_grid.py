@@ -26,6 +26,8 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from .bounds import Bits
+
 __all__ = ["PixelGrid"]
 
 log = logging.getLogger(__name__)
@@ -43,7 +45,8 @@ class PixelGrid(anywidget.AnyWidget):
 
     Traits (synced): ``pixels`` (list of ``size * size`` ints, 0 light and 1 dark, row by row),
     ``size``, ``cell``, ``label``, ``disabled`` (True: no drawing), ``version`` (grows each time
-    the kernel has taken in a new picture).
+    the kernel has taken in a new picture). The page sets ``pixels`` only, and only a picture of
+    the grid's own size (:mod:`tokens_edu.widgets.bounds`): the size is the lesson's.
 
     Raises:
         ValueError: a bad ``size`` or ``cell`` (plain words).
@@ -52,9 +55,12 @@ class PixelGrid(anywidget.AnyWidget):
     _esm = _STATIC / "pixelgrid.js"
     _css = _STATIC / "pixelgrid.css"
 
+    #: The page sends its picture; every other trait is the kernel's (widgets/trust.py).
+    _page_may_set = {"pixels": Bits(lambda grid: grid.size * grid.size)}
+
     pixels = traitlets.List(traitlets.Int()).tag(sync=True)
-    size = traitlets.Int(12).tag(sync=True)
-    cell = traitlets.Int(22).tag(sync=True)
+    size = traitlets.Int(12, min=4, max=32).tag(sync=True)
+    cell = traitlets.Int(22, min=10, max=48).tag(sync=True)
     label = traitlets.Unicode("Drawing grid").tag(sync=True)
     disabled = traitlets.Bool(False).tag(sync=True)
     version = traitlets.Int(0).tag(sync=True)

@@ -12,9 +12,17 @@ every widget's messages, for our widgets and ipywidgets' alike:
 - a state update to a **disabled** widget is refused whole (the page can't type in a disabled
   box or pick in a locked list);
 - a state update to a trait **the page never sets** is refused whole: a widget class says which
-  traits its page may set in ``_page_may_set`` (our card table and answer box: none; ipywidgets'
-  inputs: ``value``, its choice lists: ``index``, tabs: ``selected_index``, display widgets:
-  none; see :data:`PAGE_MAY_SET`); a class not listed is trusted except when disabled;
+  traits its page may set in ``_page_may_set`` (our card table and answer box: none; the
+  drawing grid: its ``pixels``; ipywidgets' inputs: ``value``, its choice lists: ``index``,
+  tabs: ``selected_index``, display widgets: none; see :mod:`tokens_edu.widgets.bounds`); a
+  class not listed takes nothing from the page;
+- a state update whose value has the **wrong type or is out of range** is refused whole: each
+  trait a page may set has a :class:`~tokens_edu.widgets.bounds.Bound` (text up to a length, a
+  number in its range, a choice that is offered, a picture of the grid's own size);
+- a **new widget made by the page** (a ``comm_open`` to ``jupyter.widget``, which ipywidgets
+  would build with whatever state the page sends) is refused: our pages never make one; and
+  the page's widget-control channel is kept to one (a page opening it again and again would
+  pile up channels in the kernel);
 - a click on a **disabled** or hidden (``layout.display == "none"``) button is refused.
 
 A refused message changes nothing (the page is sent the kernel's values back, so a page that
@@ -34,26 +42,15 @@ import weakref
 
 import ipywidgets as widgets
 
-__all__ = ["install", "refuse", "page_may_set", "PAGE_MAY_SET", "Refused"]
+from .bounds import PAGE_BOUNDS, page_bounds
+
+__all__ = ["install", "refuse", "page_may_set", "page_bounds", "PAGE_MAY_SET", "Refused"]
 
 log = logging.getLogger(__name__)
 
-#: The traits a page may set, per ipywidgets class (the first class found along a widget's
-#: MRO decides). Our own widgets say it themselves with a ``_page_may_set`` attribute.
-PAGE_MAY_SET: dict[type, frozenset] = {
-    widgets.Text: frozenset({"value"}), widgets.Textarea: frozenset({"value"}),
-    widgets.Password: frozenset({"value"}), widgets.Combobox: frozenset({"value"}),
-    widgets.Checkbox: frozenset({"value"}), widgets.ToggleButton: frozenset({"value"}),
-    widgets.IntSlider: frozenset({"value"}), widgets.FloatSlider: frozenset({"value"}),
-    widgets.IntText: frozenset({"value"}), widgets.FloatText: frozenset({"value"}),
-    widgets.BoundedIntText: frozenset({"value"}), widgets.BoundedFloatText: frozenset({"value"}),
-    widgets.Dropdown: frozenset({"index"}), widgets.RadioButtons: frozenset({"index"}),
-    widgets.ToggleButtons: frozenset({"index"}), widgets.Select: frozenset({"index"}),
-    widgets.SelectionSlider: frozenset({"index"}), widgets.SelectMultiple: frozenset({"index"}),
-    widgets.Tab: frozenset({"selected_index"}), widgets.Accordion: frozenset({"selected_index"}),
-    widgets.HTML: frozenset(), widgets.HTMLMath: frozenset(), widgets.Label: frozenset(),
-    widgets.Button: frozenset(), widgets.Box: frozenset(), widgets.Layout: frozenset(),
-}
+#: The traits a page may set, per ipywidgets class (names only; their bounds are
+#: :data:`tokens_edu.widgets.bounds.PAGE_BOUNDS`).
+PAGE_MAY_SET: dict[type, frozenset] = {cls: frozenset(b) for cls, b in PAGE_BOUNDS.items()}
 
 class Refused(Exception):
     """Raised inside a handler for a message the page could not have sent (after :func:`refuse`
@@ -64,15 +61,10 @@ _told: "weakref.WeakKeyDictionary[object, set]" = weakref.WeakKeyDictionary()
 _installed = False
 
 
-def page_may_set(widget) -> frozenset | None:
-    """The traits a page may set on ``widget`` (None: any, the class is not known here)."""
-    own = getattr(type(widget), "_page_may_set", None)
-    if own is not None:
-        return frozenset(own)
-    for cls in type(widget).__mro__:
-        if cls in PAGE_MAY_SET:
-            return PAGE_MAY_SET[cls]
-    return None
+def page_may_set(widget) -> frozenset:
+    """The names of the traits a page may set on ``widget`` (empty: none; see
+    :func:`tokens_edu.widgets.bounds.page_bounds` for their bounds)."""
+    return frozenset(page_bounds(widget))
 
 
 def refuse(widget, what: str, detail: str = "") -> None:
@@ -87,7 +79,7 @@ def refuse(widget, what: str, detail: str = "") -> None:
         told = _told.setdefault(key, set())
     except TypeError:  # an object that cannot be weakly referenced: tell every time at DEBUG
         told = {what}
-    name = type(widget).__name__
+    name = type(widget).__name__ if widget is not None else "the kernel"
     if what in told:
         log.debug("Refused from the page (again): %s on %s %s", what, name, detail)
         return
@@ -114,12 +106,22 @@ def _checked_handle_msg(original):
                 refuse(self, "a change to a disabled widget", ", ".join(sorted(map(str, state)))[:80])
                 self.send_state(key=[k for k in state if k in self.keys])
                 return None
-            allowed = page_may_set(self)
-            if allowed is not None and not set(state) <= allowed:
-                bad = sorted(str(k) for k in set(state) - allowed)
+            bounds = page_bounds(self)
+            if not set(state) <= set(bounds):
+                bad = sorted(str(k) for k in set(state) - set(bounds))
                 refuse(self, "a change the page never makes", ", ".join(bad)[:80])
                 self.send_state(key=[k for k in state if k in self.keys])
                 return None
+            if data.get("buffer_paths"):  # our pages send no binary values
+                refuse(self, "a change with binary data", ", ".join(sorted(map(str, state)))[:80])
+                self.send_state(key=[k for k in state if k in self.keys])
+                return None
+            for name, value in state.items():
+                problem = bounds[name].problem(self, value)
+                if problem is not None:
+                    refuse(self, f"a value out of range ({problem})", str(name)[:40])
+                    self.send_state(key=[k for k in state if k in self.keys])
+                    return None
         return original(self, msg)
 
     _handle_msg.__wrapped__ = original
@@ -143,6 +145,45 @@ def _checked_button_msg(original):
     return _handle_button_msg
 
 
+def refuse_page_widget(comm, msg) -> None:
+    """The ``jupyter.widget`` comm target: a page asking the kernel to make a widget. Our pages
+    never do (the kernel makes every widget), and ipywidgets would build any registered class
+    with the page's state, one more for every message. Refused: the comm is closed."""
+    refuse(None, "a new widget made by the page")
+    try:
+        comm.close()
+    except Exception:  # noqa: BLE001 (already closed)
+        pass
+
+
+def _one_control_comm(original):
+    def handle_control_comm_opened(comm, msg):
+        old = getattr(widgets.Widget, "_control_comm", None)
+        if old is not None and old is not comm:
+            try:
+                old.close()  # a page reconnecting replaces its channel: never more than one
+            except Exception:  # noqa: BLE001
+                pass
+        return original(comm, msg)
+
+    handle_control_comm_opened.__wrapped__ = original
+    return handle_control_comm_opened
+
+
+def _register_targets() -> None:
+    """Point the kernel's comm targets at the checked handlers (when there is a kernel)."""
+    try:
+        from ipywidgets import comm as widget_comm
+
+        manager = widget_comm.get_comm_manager()
+    except Exception:  # noqa: BLE001 (no kernel: nothing is registered)
+        return
+    if manager is None or not hasattr(manager, "register_target"):
+        return
+    manager.register_target("jupyter.widget", refuse_page_widget)
+    manager.register_target("jupyter.widget.control", widgets.Widget.handle_control_comm_opened)
+
+
 def install() -> None:
     """Put the checks in front of every widget's messages from the page (once per process)."""
     global _installed
@@ -150,4 +191,8 @@ def install() -> None:
         return
     widgets.Widget._handle_msg = _checked_handle_msg(widgets.Widget._handle_msg)
     widgets.Button._handle_button_msg = _checked_button_msg(widgets.Button._handle_button_msg)
+    widgets.Widget.handle_comm_opened = staticmethod(refuse_page_widget)
+    widgets.Widget.handle_control_comm_opened = staticmethod(
+        _one_control_comm(widgets.Widget.handle_control_comm_opened))
+    _register_targets()
     _installed = True

@@ -1,12 +1,16 @@
-"""Old module names that moved when the package was split into layers, kept for one release.
+"""Old module and attribute names that moved, kept until tokens-edu 0.4.0 (:data:`REMOVAL`).
 
 ``import tokens_edu.bots`` still works and gives the module's new home (here
-:mod:`tokens_edu.players`), with a :class:`DeprecationWarning` that names it. The old names are
-not files: a finder on ``sys.meta_path`` (installed by ``tokens_edu/__init__.py``) answers them,
-so the package's folders show only the new layout. ``tokens_edu.plots`` and ``tokens_edu.env``
-are public names of their own (see the project's API list) and give no warning.
+:mod:`tokens_edu.players`), with a :class:`DeprecationWarning` that names it and the release that
+removes the old name. The old names are not files: a finder on ``sys.meta_path`` (installed by
+``tokens_edu/__init__.py``) answers them, so the package's folders show only the new layout.
+``tokens_edu.plots`` and ``tokens_edu.env`` are public names of their own (see the project's API
+list) and give no warning.
 
-To be removed in the release after 0.2.
+An old *attribute* of a module that stays (``tokens_edu.store.Journal``, which moved to the
+session layer) is answered by the module's ``__getattr__``, made by :func:`moved_names`: it
+imports the new home by name when the old name is first used (so a lower layer never imports a
+higher one at import time) and warns the same way.
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ import importlib.util
 import sys
 import warnings
 
-__all__ = ["MOVED", "QUIET", "install"]
+__all__ = ["MOVED", "QUIET", "REMOVAL", "install", "moved_names", "warn_moved"]
+
+#: The release that removes every old name kept here.
+REMOVAL = "0.4.0"
 
 #: Old module name -> its new home.
 MOVED = {
@@ -33,7 +40,7 @@ MOVED = {
     "tokens_edu.glossary": "tokens_edu.content.glossary",
     "tokens_edu.guide": "tokens_edu.content.guide",
     "tokens_edu.hub_auth": "tokens_edu.teacher.hub_auth",
-    "tokens_edu.journal": "tokens_edu.store.journal",
+    "tokens_edu.journal": "tokens_edu.session.journal",
     "tokens_edu.learning": "tokens_edu.players.learning",
     "tokens_edu.match": "tokens_edu.players.match",
     "tokens_edu.names": "tokens_edu.content.names",
@@ -49,6 +56,8 @@ MOVED = {
     "tokens_edu.scenario": "tokens_edu.game.scenario",
     "tokens_edu.scenario_check": "tokens_edu.game.scenario_check",
     "tokens_edu.search": "tokens_edu.players.search",
+    "tokens_edu.store.identity": "tokens_edu.session.page",
+    "tokens_edu.store.journal": "tokens_edu.session.journal",
     "tokens_edu.simulation": "tokens_edu.lab.simulation",
     "tokens_edu.tables": "tokens_edu.game.tables",
     "tokens_edu.teacher_cli": "tokens_edu.cli",
@@ -93,7 +102,7 @@ class _Alias(importlib.abc.Loader):
         old = module.__name__
         if old not in QUIET:
             warnings.warn(f"{old} has moved to {self.new}: import it from there. "
-                          f"The old name will be removed in the next release.",
+                          f"The old name will be removed in tokens-edu {REMOVAL}.",
                           DeprecationWarning, stacklevel=_caller_stacklevel())
         sys.modules[old] = importlib.import_module(self.new)
 
@@ -121,3 +130,32 @@ def old_attribute(name: str):
     if full not in MOVED:
         return None
     return importlib.import_module(full)
+
+
+def warn_moved(old: str, new: str, stacklevel: int = 3) -> None:
+    """Warn that ``old`` (a dotted name or an argument) is replaced by ``new``, and that the old
+    name goes in tokens-edu :data:`REMOVAL` (a :class:`DeprecationWarning`)."""
+    warnings.warn(f"{old} has moved to {new}: use that instead. The old name will be removed in "
+                  f"tokens-edu {REMOVAL}.", DeprecationWarning, stacklevel=stacklevel)
+
+
+def moved_names(module: str, names: dict[str, str]):
+    """A module ``__getattr__`` for old attribute names of ``module`` that moved.
+
+    Args:
+        module: the module's ``__name__``.
+        names: old attribute name -> ``"new.module:attribute"`` (its new home).
+
+    Returns:
+        a function for the module's ``__getattr__``: it imports the new home on first use,
+        warns (:func:`warn_moved`) and gives the object; other names raise AttributeError.
+    """
+    def __getattr__(name: str):
+        where = names.get(name)
+        if where is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        new_module, _, attribute = where.partition(":")
+        warn_moved(f"{module}.{name}", f"{new_module}.{attribute or name}")
+        return getattr(importlib.import_module(new_module), attribute or name)
+
+    return __getattr__

@@ -36,7 +36,7 @@ def lessons(tmp_path):
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.cells = [
         nbformat.v4.new_code_cell("import ipywidgets as w\nw.Button(description='hi')"),
-        nbformat.v4.new_code_cell("import os\nfrom tokens_edu.store.journal import student_from_query\n"
+        nbformat.v4.new_code_cell("import os\nfrom tokens_edu.session import student_from_query\n"
                                   "print('student:', student_from_query())\n"
                                   "print('data:', os.environ.get('TOKENS_EDU_DATA'))"),
     ]
@@ -304,7 +304,7 @@ def test_serve_hides_the_scenarios_folder_from_the_lesson_list(tmp_path):
 
 @pytest.fixture
 def answers_dir(tmp_path, monkeypatch):
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
 
     for var in ("JUPYTERHUB_USER", "TOKENS_EDU_DB_URL"):
         monkeypatch.delenv(var, raising=False)

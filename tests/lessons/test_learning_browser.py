@@ -21,7 +21,7 @@ import pytest
 from teacher_helpers import chromium_or_skip, only_loopback
 from pages import Server, VIEWPORT, frame_texts, page_data, table_states
 
-from tokens_edu.store import Journal
+from tokens_edu.session.journal import Journal
 
 pytestmark = pytest.mark.browser
 

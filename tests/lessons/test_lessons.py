@@ -69,7 +69,7 @@ def test_lesson_has_no_game_logic_and_ends_with_discuss(path):
     # a short lesson takes 10-25 minutes; a whole game against the computer takes 30-40
     assert re.search(r"\*About (1\d|2\d|3\d|40) minutes\.\*", prose), "each lesson says how long it takes"
     lesson = path.stem
-    assert f'Journal(lesson="{lesson}")' in "\n".join(cells)
+    assert f'PageSession("{lesson}")' in "\n".join(cells)
 
 
 # -- scenarios ------------------------------------------------------------------------------
@@ -98,7 +98,7 @@ def test_notebook_code_runs(path):
     shown = run_notebook(path)
     if path in LESSON_PAGES:
         assert isinstance(shown[-1], DiscussBox)
-        assert shown[-1].journal.lesson == path.stem
+        assert shown[-1].session.lesson == path.stem
 
 
 def test_scenario_lessons_show_game_views():
@@ -111,7 +111,7 @@ def test_scenario_lessons_show_game_views():
                  if isinstance(x, (GameView, PuzzlePicker))]
         assert len(views) == count, name
         for view in views:
-            assert view.buttons and view.journal is not None
+            assert view.buttons and view.session is not None
             assert view.bots[1] is not None  # the computer plays the other seat
 
 
@@ -126,7 +126,7 @@ def test_game_lessons_start_a_game(name, bot):
     view = panel.view
     assert isinstance(view, GameView) and not view.game.over
     assert (view.bots[1] is not None) == bot
-    assert view.journal.lesson == name
+    assert view.session.lesson == name
     if bot:  # the computer's move is one click away, or it is ours
         assert view.buttons or view.match.bot_to_act()
     else:  # hot seat starts behind the cover
@@ -410,7 +410,7 @@ def test_lesson_08_the_class_trains_the_drawing_classifier_and_a_word_classifier
     words = [x for x in shown if isinstance(x, CommandLab)]
     assert len(labs) == 1 and len(words) == 1
     lab = labs[0]
-    assert lab.journal.lesson == "08-how-ai-senses" and lab.model.examples == 0  # "It starts knowing nothing."
+    assert lab.session.lesson == "08-how-ai-senses" and lab.model.examples == 0  # "It starts knowing nothing."
     assert lab.model.k == 1 and lab.grid.size == 12  # "the drawing it knows that is most like yours"
     assert list(lab.label_picker.options) == ["Token", "Flag", "Data"]
     assert list(words[0].label_picker.options) == ["Task", "Audit", "Train", "End turn"]
@@ -423,7 +423,7 @@ def test_lesson_10_trains_a_player_copies_the_student_and_tests_it():
     training = next(x for x in shown if isinstance(x, TrainingLab))
     bench = next(x for x in shown if isinstance(x, TestBench))
     copy = next(x for x in shown if isinstance(x, CopyLab))
-    assert bench.lab is training and training.journal.lesson == "10-teach-the-computer"
+    assert bench.lab is training and training.session.lesson == "10-teach-the-computer"
     assert training.batch_games == 20 and training.opponent_picker.value == "random"  # "Start with the random player"
     assert (training.bot.weights["weight"] == 0).all() and len(training.bot.weights) == 8  # "8 things", "at 0"
     assert copy.view.bots[1] is not None and copy.view.game.names == ("You", "Computer")  # the rule player
@@ -466,8 +466,8 @@ def test_every_lessons_predictions_are_saved_for_the_teacher():
         boxes = [x for x in shown if isinstance(x, PredictionBox)]
         discuss = [x for x in shown if isinstance(x, DiscussBox)]
         for box in boxes:
-            assert box.journal is not None and box.journal.lesson == path.stem, path.name
-            assert box.journal is discuss[-1].journal, path.name  # one journal: one name per page
+            assert box.session is not None and box.session.lesson == path.stem, path.name
+            assert box.session is discuss[-1].session, path.name  # one session: one name per page
 
 
 def test_lesson_11_never_loads_pandas(tmp_path):
@@ -479,12 +479,12 @@ def test_lesson_11_never_loads_pandas(tmp_path):
     code = ("import sys; sys.path.insert(0, {support!r}); from notebooks import run_notebook, LESSONS\n"
             "shown = run_notebook(LESSONS / '11-fair-data.ipynb')\n"
             "from tokens_edu.widgets import FairDataLab, ExitQuestion\n"
-            "journal = shown[-1].journal\n"
-            "lab = FairDataLab(journal); lab.test(); lab.add('finger'); lab.test()\n"
+            "session = shown[-1].session\n"
+            "lab = FairDataLab(session); lab.test(); lab.add('finger'); lab.test()\n"
             "box = [x for x in shown if isinstance(x, ExitQuestion)][0]\n"
             "box.choice_buttons.value = box.choice_buttons.options[0]; box.save()\n"
             "print('pandas' in sys.modules)\n"
-            "print(len(journal.responses(all_students=True)) == 3)").format(support=str(ROOT / "tests" / "support"))
+            "print(len(session.store.responses.table()) == 3)").format(support=str(ROOT / "tests" / "support"))
     env = {**__import__("os").environ, "TOKENS_EDU_DATA": str(tmp_path), "QUERY_STRING": "student=x"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]

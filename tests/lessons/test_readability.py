@@ -137,7 +137,8 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
     """Notes and errors of the Discuss box, the gallery and the prediction box, as shown."""
     import html as html_lib
 
-    from tokens_edu.store.journal import Journal, too_long_message
+    from tokens_edu.session.journal import Journal
+    from tokens_edu.store.answers import too_long_message
     from tokens_edu.widgets import CardGallery, DiscussBox, discuss, predict
 
     def shown(value: str) -> str:
@@ -147,7 +148,7 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
     monkeypatch.delenv("TOKENS_EDU_DB_URL", raising=False)
     monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
     monkeypatch.delenv("QUERY_STRING", raising=False)
-    from tokens_edu.store import journal as journal_mod
+    from tokens_edu.store import database as journal_mod
 
     texts = {discuss.NAME_NOTE, too_long_message(6000), journal_mod.SAVE_FAILED,
              journal_mod.CANNOT_SAVE}

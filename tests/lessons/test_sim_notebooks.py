@@ -27,8 +27,8 @@ def _code(name: str) -> list[str]:
 @pytest.mark.parametrize("name", SIM_NOTEBOOKS)
 def test_notebook_ends_with_a_discuss_box_saved_to_its_journal(name):
     cells = _code(name)
-    assert f'Journal(lesson="{name}")' in cells[0]
-    assert cells[-1].lstrip().startswith("DiscussBox(") and "journal" in cells[-1]
+    assert f'PageSession("{name}")' in cells[0]
+    assert cells[-1].lstrip().startswith("DiscussBox(") and "session" in cells[-1]
 
 
 @pytest.mark.parametrize("name", SIM_NOTEBOOKS)

@@ -56,5 +56,5 @@ def test_the_public_names_of_the_api_list_import_from_their_places():
     with pytest.warns(DeprecationWarning):
         sys.modules.pop("tokens_edu.journal", None)
         from tokens_edu.journal import Journal
-    from tokens_edu.store import Journal as NewJournal
+    from tokens_edu.session.journal import Journal as NewJournal
     assert Journal is NewJournal

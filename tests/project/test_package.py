@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tokens_edu.store import migrate
+
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -242,11 +244,13 @@ def test_installed_package_makes_its_database_with_its_migrations(fresh):
     """The migrations are package data (Alembic's script folder, not a package): an installed
     kit makes and brings up to date its answers database from site-packages."""
     out = _run([str(fresh["python"]), "-c",
-                "from tokens_edu.store import Journal, migrate\n"
-                "j = Journal(student='Ana', lesson='l1'); j.save('Chatbot', 'installed')\n"
-                "print(migrate.MIGRATIONS); print(migrate.revision(j.engine)); print(j.answer_for('Chatbot'))"],
+                "from tokens_edu.session import PageSession\n"
+                "from tokens_edu.store import migrate\n"
+                "s = PageSession('l1', student='Ana'); s.store.answers.save(s.writer(), 'l1', 'Chatbot', 'installed')\n"
+                "print(migrate.MIGRATIONS); print(migrate.revision(s.store.engine))\n"
+                "print(s.store.answers.latest(s.writer(), 'l1', 'Chatbot').text)"],
                cwd=fresh["work"], env=fresh["env"]).stdout.split("\n")
-    assert out[0].startswith(str(fresh["venv"])) and out[1] == "0004" and out[2] == "installed", out
+    assert out[0].startswith(str(fresh["venv"])) and out[1] == migrate.HEAD and out[2] == "installed", out
     again = _run([str(fresh["python"]), "-m", "tokens_edu.store.migrate"], cwd=fresh["work"], env=fresh["env"])
     assert "was already up to date (revision 0004)" in again.stdout
 

@@ -84,5 +84,5 @@ def test_the_layer_picture_is_the_checked_one():
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     layers = next(c for c in contracts if c["type"] == "layers")["layers"]
     picture = README[README.index("## How the code is laid out"):]
-    rows = re.findall(r"^\s{6,}([a-z]+(?:\s+\|\s+[a-z]+)?)\s{3,}\S", picture.split("```")[1], flags=re.M)
+    rows = re.findall(r"^\s{6,}([a-z]+(?:\s+\|\s+[a-z]+)*)\s{3,}\S", picture.split("```")[1], flags=re.M)
     assert [" | ".join(r.split()[::2]) for r in rows] == layers

@@ -129,7 +129,7 @@ def test_from_the_start_page_to_a_lesson_leaks_nothing(server, page):
 
 
 def test_save_confirms_drafts_come_back_and_leaving_asks_first(server, page):
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
 
     box = open_lesson(server, page, "dana")
     text = box.locator(".tokens-discuss-answer textarea")
@@ -160,7 +160,7 @@ def test_save_confirms_drafts_come_back_and_leaving_asks_first(server, page):
 
 
 def test_a_lost_kernel_is_told_and_save_never_says_saved(server, page):
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
 
     box = open_lesson(server, page, "lou")
     pid = server.kernels()[kernel_of(page)]

@@ -36,7 +36,7 @@ def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("demand")
     lessons = tmp / "lessons"
     lessons.mkdir()
-    student = ("from tokens_edu.store.journal import student_from_query\n"
+    student = ("from tokens_edu.session import student_from_query\n"
                "print('student:', student_from_query())")
     _notebook(lessons / "00-start-here.ipynb", student)  # waits for its page, as the real one
     for name in ("01-one", "02-two"):

@@ -397,8 +397,8 @@ def test_a_warm_kernel_keeps_a_game_from_its_first_move_not_before(monkeypatch, 
     """Keeping a game must not read the page's query in a warm kernel before its page is asked
     for (every later cell would then run while the student waits): it starts at the first move."""
     from tokens_edu import Game
-    from tokens_edu.store import identity as jmod  # where the page's query is read
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session import address as jmod  # where the page's query is read
+    from tokens_edu.session.journal import Journal
     from tokens_edu.widgets import GameView
 
     for var in ("JUPYTERHUB_USER", "TOKENS_EDU_DB_URL"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tokens_edu.store import identity
+from tokens_edu.session import address as identity
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tokens_edu import load_cards
-from tokens_edu.store import Journal, answers
+from tokens_edu.store import answers
+from tokens_edu.session.journal import Journal
 from tokens_edu.store.schema import COLUMNS
 
 N_PROCS = 30

@@ -13,7 +13,8 @@ import uuid
 import pytest
 import sqlalchemy as sa
 
-from tokens_edu.store import Journal, answers
+from tokens_edu.store import answers
+from tokens_edu.session.journal import Journal
 
 N_PROCS = 30
 N_EACH = 50

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tokens_edu.store import Journal
+from tokens_edu.session.journal import Journal
 from tokens_edu.store.schema import COLUMNS
 
 

@@ -9,7 +9,8 @@ import time
 import pandas as pd
 import pytest
 
-from tokens_edu.store import AnswerFeed, Journal, answer_counts, answers, feed, latest_answers, latest_seq
+from tokens_edu.store import AnswerFeed, answer_counts, answers, feed, latest_answers, latest_seq
+from tokens_edu.session.journal import Journal
 from tokens_edu.store import schema
 from tokens_edu.store.feed import FEED_COLUMNS, answers_after
 

@@ -16,7 +16,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 
-from tokens_edu.store import Journal, logins, migrate, schema
+from tokens_edu.store import logins, migrate, schema
+from tokens_edu.session.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,11 +1,11 @@
-"""Who the page's student is (tokens_edu.store.identity): logins, names, the page's query."""
+"""Who the page's student is (tokens_edu.session.page): logins, names, the page's query."""
 
 from __future__ import annotations
 
 import pytest
 
-from tokens_edu.store import Journal
-from tokens_edu.store.identity import student_from_query
+from tokens_edu.session.journal import Journal
+from tokens_edu.session import student_from_query
 
 
 def _url(tmp_path) -> str:
@@ -55,7 +55,7 @@ def test_preheated_kernel_asks_voila_once_for_the_query(monkeypatch):
 
     import websockets
 
-    from tokens_edu.store import identity as jmod
+    from tokens_edu.session import address as jmod
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -95,7 +95,7 @@ def test_preheated_kernel_asks_voila_once_for_the_query(monkeypatch):
 def test_preheated_kernel_without_server_gives_no_prefill(monkeypatch):
     import socket
 
-    from tokens_edu.store import identity as jmod
+    from tokens_edu.session import address as jmod
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

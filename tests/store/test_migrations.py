@@ -26,7 +26,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.pool import NullPool
 
 from tokens_edu import Game
-from tokens_edu.store import GameStore, Journal, Roster, logins, migrate, schema
+from tokens_edu.store import GameStore, Roster, logins, migrate, schema
+from tokens_edu.session.journal import Journal
 from tokens_edu.store.db import make_engine
 
 OLD = Path(__file__).resolve().parents[1] / "fixtures" / "store_d60bab8"

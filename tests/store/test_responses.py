@@ -1,4 +1,5 @@
-"""Predictions, exit questions, lesson results and drawings (tokens_edu.store.responses): saved by
+"""Predictions, exit questions, lesson results and drawings (tokens_edu.store.responses and
+.drawings, through the Journal facade): saved by
 student, lesson and question, read back with the same privacy as answers, shown to the teacher."""
 
 from __future__ import annotations
@@ -6,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tokens_edu.store import Journal, responses, schema
-from tokens_edu.store.responses import MAX_SIDE, as_rows
+from tokens_edu.session.journal import Journal
+from tokens_edu.store import drawings, responses, schema
+from tokens_edu.store.drawings import MAX_SIDE, as_rows
 
 BROWSER = "this-browser-secret-0123456789abcdef"
 OTHER = "other-browser-secret-0123456789abcdef"
@@ -97,8 +99,8 @@ def test_responses_and_drawings_are_rate_limited(url, monkeypatch):
         j.save_response("q", str(i))
     with pytest.raises(ValueError, match="saving very often"):
         j.save_response("q", "one more")
-    for i in range(responses.DRAWING_LIMITS[0][0]):  # counted apart: a lesson draws many
+    for i in range(drawings.DRAWING_LIMITS[0][0]):  # counted apart: a lesson draws many
         j.save_drawing("cat", [[i]])
     with pytest.raises(ValueError, match="saving very often"):
         j.save_drawing("cat", [[0]])
-    assert len(j.responses()) == most and len(j.drawings()) == responses.DRAWING_LIMITS[0][0]
+    assert len(j.responses()) == most and len(j.drawings()) == drawings.DRAWING_LIMITS[0][0]

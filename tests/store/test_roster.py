@@ -6,8 +6,9 @@ import multiprocessing
 
 import pytest
 
-from tokens_edu.store.roster import (CODE_ALPHABET, CODE_LENGTH, Roster, code_from_query,
-                                     normalize_code, personal_link, slips_html)
+from tokens_edu.session import code_from_query
+from tokens_edu.store.roster import CODE_ALPHABET, Roster, normalize_code, personal_link, slips_html
+from tokens_edu.store.schema import CODE_LENGTH
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tokens_edu.store import Journal
-from tokens_edu.store.identity import CODE_NEEDED
+from tokens_edu.session.journal import Journal
+from tokens_edu.session import CODE_NEEDED
 from tokens_edu.store.roster import Roster
 from tokens_edu.widgets import DiscussBox, NewGamePanel
 
@@ -23,9 +23,9 @@ def env(tmp_path, monkeypatch):
     monkeypatch.setenv("TOKENS_EDU_DATA", str(tmp_path))
     for var in ("TOKENS_EDU_DB_URL", "JUPYTERHUB_USER", "QUERY_STRING", "VOILA_PREHEAT"):
         monkeypatch.delenv(var, raising=False)
-    import tokens_edu.store.identity as journal_module
+    import tokens_edu.session.address as address
 
-    monkeypatch.setattr(journal_module, "_query_cache", None)
+    monkeypatch.setattr(address, "_query_cache", None)
     return monkeypatch
 
 
@@ -154,9 +154,9 @@ def test_start_page_links_carry_the_code(env, codes):
     exec(compile(_start_page_code(), "00-start-here", "exec"), ns)
     assert ns["link_end"] == f"?code={codes['Ana']}" and "Hello, Ana!" in ns["hello"]
     env.setenv("QUERY_STRING", "student=Bo")
-    import tokens_edu.store.identity as journal_module
+    import tokens_edu.session.address as address
 
-    env.setattr(journal_module, "_query_cache", None)
+    env.setattr(address, "_query_cache", None)
     ns = {}
     exec(compile(_start_page_code(), "00-start-here", "exec"), ns)
     assert ns["link_end"] == "" and "Bo" not in ns["hello"] and "slip" in ns["hello"]
@@ -165,16 +165,16 @@ def test_start_page_links_carry_the_code(env, codes):
 def test_the_code_is_read_when_the_student_is_first_asked_for(env, codes):
     """Not when the journal is made: a warm kernel runs the lesson's first cells before its
     page is requested, and waits for the page's address only when the name is needed."""
-    import tokens_edu.store.identity as journal_module
+    import tokens_edu.session.page as page  # where the session reads the page's code
 
     asked = []
-    real = journal_module.code_from_query
+    real = page.code_from_query
 
     def spy(query=None):
         asked.append(1)
         return real(query)
 
-    env.setattr(journal_module, "code_from_query", spy)
+    env.setattr(page, "code_from_query", spy)
     env.setenv("QUERY_STRING", f"code={codes['Bo']}")
     j = Journal(lesson=LESSON)
     assert asked == []

@@ -39,10 +39,10 @@ def tiny_lessons(folder: Path) -> Path:
     nb.cells = [
         nbformat.v4.new_code_cell("import ipywidgets as w\nw.Button(description='hi')"),
         nbformat.v4.new_code_cell(
-            "from tokens_edu.store.journal import Journal, student_from_query\n"
-            "journal = Journal(lesson='tiny')\n"
+            "from tokens_edu.session import PageSession, student_from_query\n"
+            "session = PageSession('tiny')\n"
             "print('student:', student_from_query())\n"
-            "print('answers can be saved:', journal.problem is None)"),
+            "print('answers can be saved:', session.problem is None)"),
     ]
     nbformat.write(nb, folder / "tiny.ipynb")
     (folder / "scenarios").mkdir()

@@ -24,7 +24,7 @@ import pytest
 from tokens_edu import Game, starter_decks
 from tokens_edu.players import GreedyBot
 from tokens_edu.teacher.dashboard import Throttle, TokenAuth, answers_csv, make_app, safe_cell
-from tokens_edu.store import Journal
+from tokens_edu.session.journal import Journal
 from tokens_edu.store.roster import Roster
 from tokens_edu.store.games import GameStore
 

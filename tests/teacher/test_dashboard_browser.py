@@ -41,7 +41,7 @@ def site(tmp_path_factory):
         save(db, name, "GPT", text)
     save(db, "Ana", "Deepfake", "Check where a video comes from.", lesson="04-keywords")
     # concept checks beside the answers (checked by axe with the rest of the Answers page)
-    from tokens_edu.store import Journal
+    from tokens_edu.session.journal import Journal
 
     Journal(db, student="Ana", lesson="01-read-a-card").save_response(
         "Which card earns more Tokens?", "GPT", kind="prediction", correct=True)

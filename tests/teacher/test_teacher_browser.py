@@ -141,7 +141,7 @@ def test_with_a_roster_a_page_takes_the_name_from_the_code_and_refuses_a_classma
         servers, browser):
     """On a real lesson page: the personal link names the student (no name box); a link with a
     classmate's name but no code cannot save; a wrong code is refused; the right code saves."""
-    from tokens_edu.store import Journal
+    from tokens_edu.session.journal import Journal
     from tokens_edu.store.roster import Roster
 
     url = f"sqlite:///{servers['data']}/journal.sqlite"

@@ -86,7 +86,7 @@ def test_play_lesson_05_by_clicking_cards_at_1366x768(server, browser):
     import statistics
 
     from tokens_edu import starter_decks
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
 
     mine, theirs = student_and_computer_decks()
     computer_names = {c.name for c in starter_decks()[theirs]}

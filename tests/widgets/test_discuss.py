@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from tokens_edu import load_cards
-from tokens_edu.store.journal import Journal
+from tokens_edu.session.journal import Journal
 from tokens_edu.widgets import DiscussBox, discuss
 
 
@@ -247,7 +247,7 @@ def test_name_box_says_the_name_is_not_a_password(url, monkeypatch):
 
 
 def test_too_long_answer_is_refused_and_kept(url):
-    from tokens_edu.store.journal import MAX_ANSWER
+    from tokens_edu.store.schema import MAX_ANSWER
 
     journal = Journal(url, student="Ana")
     box = DiscussBox("Chatbot", journal)
@@ -382,7 +382,7 @@ def test_unusable_store_is_told_at_once_and_the_box_still_works(tmp_path):
 def test_unexpected_error_in_callback_is_caught(url, monkeypatch, caplog):
     journal = Journal(url, student="Ana")
     box = DiscussBox("Chatbot", journal)
-    monkeypatch.setattr(journal, "save", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(journal.store.answers, "save", lambda *a, **k: 1 / 0)
     with caplog.at_level(logging.ERROR):
         page_save(box, "words")
     assert "Sorry, I could not save your answer" in box.answer.status

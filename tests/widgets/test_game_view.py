@@ -655,7 +655,7 @@ def test_the_mulligan_is_called_a_new_hand_on_screen():
 
 # -- Discuss ------------------------------------------------------------------------------------
 def test_deploying_a_card_offers_its_discuss_box(tmp_path):
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
 
     journal = Journal(url=f"sqlite:///{tmp_path}/j.sqlite", student="ana", lesson="test")
     game = scenario("02-train-and-pay")
@@ -679,7 +679,7 @@ def test_moves_made_outside_the_view_are_picked_up():
 
 
 def test_a_broken_discuss_box_does_not_hide_the_move(monkeypatch, tmp_path):
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
     from tokens_edu.widgets import discuss
 
     def broken(*args, **kwargs):
@@ -747,7 +747,7 @@ def test_puzzle_picker_keeps_each_puzzles_game():
 
 
 def test_the_players_name_is_the_students_name_when_known(tmp_path, monkeypatch):
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
 
     monkeypatch.delenv("JUPYTERHUB_USER", raising=False)
     journal = Journal(url=f"sqlite:///{tmp_path}/j.sqlite", student="Ana", lesson="t")

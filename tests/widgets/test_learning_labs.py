@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tokens_edu.lab.sketches import GROUP_NAMES, load_sketches
-from tokens_edu.store import Journal, Roster
-from tokens_edu.store import identity
+from tokens_edu.store import Roster
+from tokens_edu.session.journal import Journal
+from tokens_edu.session import address as identity
 from tokens_edu.widgets import CommandLab, DrawingLab, EthicalMatrix, ExitQuestion, FairDataLab, PixelGrid, PredictionBox
 from tokens_edu.widgets import command_lab, drawing_lab, fair_data
 

@@ -35,7 +35,7 @@ DISCUSS = {
 
 @pytest.fixture
 def journal(tmp_path):
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
 
     return Journal(url=f"sqlite:///{tmp_path}/j.sqlite", student="ana", lesson="t")
 

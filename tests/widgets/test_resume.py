@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tokens_edu.store.journal import Journal
+from tokens_edu.session.journal import Journal
 from tokens_edu.store.games import GameStore
 from tokens_edu import Action
 from tokens_edu.widgets import NewGamePanel

@@ -11,7 +11,8 @@ import pytest
 from tokens_edu import Action, load_cards
 from tokens_edu.lab.habits import decisions
 from tokens_edu.players.learning import FEATURES
-from tokens_edu.store import Journal, identity
+from tokens_edu.session import address as identity
+from tokens_edu.session.journal import Journal
 from tokens_edu.widgets import CopyLab, TestBench, TrainingLab
 from tokens_edu.widgets import teach_lab
 from tokens_edu.widgets.teach_lab import FIRST_CHOICES, RATE_CHOICES, rate_word

@@ -258,7 +258,7 @@ def test_a_hint_asked_after_the_query_arrives_says_hints_are_off(monkeypatch):
 def test_a_warm_kernel_hides_the_hint_once_its_pages_link_says_hints_off(monkeypatch):
     """A preheated kernel builds the view before any page asks for it; when the page's query
     arrives with hints=off, the next drawing of the table hides the Hint pane and its button."""
-    from tokens_edu.store import identity as journal  # where the page's query is read
+    from tokens_edu.session import address as journal  # where the page's query is read
 
     monkeypatch.setenv("VOILA_PREHEAT", "True")
     monkeypatch.setattr(journal, "_query_cache", None)

@@ -28,7 +28,7 @@ def test_a_crafted_name_for_the_computer_is_not_stored_or_shown(wire, tmp_path, 
     """Broken before: an update to the disabled "Computer name" box was stored in the saved game
     (and so shown to the teacher)."""
     from tokens_edu.store.games import GameStore
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
     from tokens_edu.widgets import NewGamePanel
 
     monkeypatch.setenv("TOKENS_EDU_DATA", str(tmp_path))
@@ -68,7 +68,7 @@ def test_a_crafted_change_to_a_locked_prediction_changes_nothing(wire, caplog):
 
 
 def test_a_locked_login_name_cannot_be_changed_by_the_page(wire, tmp_path, monkeypatch, caplog):
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
     from tokens_edu.widgets import DiscussBox
 
     monkeypatch.setenv("JUPYTERHUB_USER", "ana")
@@ -82,7 +82,7 @@ def test_a_locked_login_name_cannot_be_changed_by_the_page(wire, tmp_path, monke
 
 def test_the_page_cannot_write_what_only_the_kernel_writes(wire, tmp_path, caplog):
     """The card table's state and the answer box's saved text are the kernel's to say."""
-    from tokens_edu.store.journal import Journal
+    from tokens_edu.session.journal import Journal
     from tokens_edu.widgets import DiscussBox
 
     view = GameView(Game.from_scenario(SECRET), seats=("human", "greedy"))

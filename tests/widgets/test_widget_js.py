@@ -117,7 +117,7 @@ DISCUSS = {"value": "", "saved_text": "", "draft_text": "", "draft_at": "", "sta
 
 def test_an_answer_is_counted_in_characters_as_the_kernel_counts_them(open_widget):
     """Broken before: 5,000 characters with three emoji were refused as "5,003 of 5,000"."""
-    from tokens_edu.store.journal import MAX_ANSWER
+    from tokens_edu.store.schema import MAX_ANSWER
 
     answer = "a" * 4997 + "😀🎉🚀"
     assert len(answer) == MAX_ANSWER  # the kernel's count

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageProblem
-from ..store.journal import Journal, JournalUnavailable, data_folder
+from ..store import JournalUnavailable, Stores, data_folder
 
 __all__ = ["add_command", "run"]
 
@@ -57,11 +57,10 @@ def run(args: argparse.Namespace) -> int:
     if args.lesson:  # lesson names are kept without ".ipynb"; accept both
         args.lesson = [name.removesuffix(".ipynb") for name in args.lesson]
     try:
-        journal = Journal(url, read_only=True)
+        answers = Stores(url, read_only=True).answers
         to_stdout = str(args.file) == "-"
-        count = journal.export_csv(sys.stdout if to_stdout else args.file.expanduser(),
-                                   all_students=True, lessons=args.lesson or None,
-                                   students=args.student or None)
+        count = answers.export_csv(sys.stdout if to_stdout else args.file.expanduser(),
+                                   lessons=args.lesson or None, students=args.student or None)
     except (ValueError, JournalUnavailable) as e:
         raise UsageProblem(str(e)) from None
     what = []

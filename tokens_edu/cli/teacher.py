@@ -12,7 +12,7 @@ from pathlib import Path
 from ..content.bundle import lessons_dir
 from ..content.inputs import InputTooLarge, read_text_limited
 from ..server import today as today_file
-from ..store.journal import data_folder, default_url
+from ..store.db import data_folder, default_url
 from ..teacher.auth import password_problem
 from ..teacher.dashboard import DEFAULT_PORT, TokenAuth, serve
 from ..teacher.hub_auth import HubTeacherAuth, running_as_hub_service

@@ -14,7 +14,7 @@ from ..content.bundle import lessons_dir
 from ..errors import UsageProblem
 from ..server.launcher import lesson_names
 from ..server.today import read_today, resolve_lesson, write_today
-from ..store.journal import data_folder
+from ..store.db import data_folder
 from .common import shown
 
 __all__ = ["add_command", "run"]

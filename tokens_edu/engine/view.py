@@ -16,7 +16,7 @@ from . import rules
 from .state import CardFacts, State
 
 if TYPE_CHECKING:
-    from ..cards import Card
+    from ..content.cards import Card
 
 __all__ = ["PlayerView"]
 

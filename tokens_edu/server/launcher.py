@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ..content.bundle import lessons_dir
 from ..errors import UsageProblem
-from ..store.journal import data_folder
+from ..store.db import data_folder
 from .memory import ESTIMATE_MIB, mem_available_mib, remembered_kernel_mib
 from .storage import StorageWatch, storage_problem
 from .today import resolve_lesson

@@ -1,23 +1,30 @@
 """The store: everything saved for a class, in SQLite or PostgreSQL.
 
-One module per concern:
+The store never asks who is at a page (that is :mod:`tokens_edu.session`): each call about a
+student's work takes a :class:`Writer` (name, trusted, browser). One module per concern:
 
 - :mod:`.db`: the database URL and data folder, the engine, plain problems
   (:class:`JournalUnavailable`, :class:`StoreDamaged`).
+- :mod:`.database`: :class:`Database`, the open database shared by the store classes, and the
+  one place that says when the store cannot be used now.
+- :mod:`.writer`: :class:`Writer`, who writes and how sure the page is of it.
+- :mod:`.limits`: save limits per browser, with a truthful wait.
 - :mod:`.schema`: every table, written once.
 - :mod:`.migrate` and ``migrations/``: Alembic migrations that make and change the tables
   (also the row-level security of PostgreSQL); :func:`upgrade`.
-- :mod:`.answers`: students' Discuss answers and drafts (:class:`Journal`), with rate limits.
-- :mod:`.responses`: predictions, exit questions, lesson results and drawings (methods of
-  :class:`Journal`).
-- :mod:`.identity`: who the page's student is (JupyterHub login, class-roster code, a name given
-  in code, or a typed name that shows only what its own browser wrote).
+- :mod:`.answers`: Discuss answers and drafts (:class:`Answers`).
+- :mod:`.responses`: predictions, exit questions and lesson results (:class:`Responses`).
+- :mod:`.drawings`: labelled drawings, lesson 8's training data (:class:`Drawings`).
+- :mod:`.stores`: :class:`Stores`, every store class on one database.
 - :mod:`.feed`: the teacher's reads, a little at a time (:class:`AnswerFeed`, counts).
 - :mod:`.export`: CSV files a spreadsheet opens safely.
 - :mod:`.games`: games kept after every move, to continue after a reload (:class:`GameStore`).
 - :mod:`.roster`: the class list with codes (:class:`Roster`).
 - :mod:`.logins`: each student's own PostgreSQL login, for JupyterHub.
-- :mod:`.journal`: the old ``tokens_edu.journal`` names, kept for one release.
+
+``tokens_edu.store.Journal`` (the old one-object journal) is now
+:class:`tokens_edu.session.journal.Journal`; the old name works with a DeprecationWarning until
+tokens-edu 0.4.0.
 
 The store's log messages go to the ``tokens_edu.store`` loggers; the library shows none by
 itself (a lesson kernel's stderr is the student's page): the lesson server and the commands
@@ -26,16 +33,26 @@ decide where they go.
 
 import logging
 
-from .answers import Journal
+from .. import _moved
+from .answers import Answers
+from .database import Database
 from .db import JournalUnavailable, StoreDamaged, data_folder, default_url
+from .drawings import Drawings
 from .feed import AnswerFeed, answer_counts, latest_answers, latest_seq
 from .games import GameKeeper, GameStore
 from .migrate import upgrade
+from .responses import Responses
 from .roster import Roster
+from .stores import Stores
+from .writer import Writer
 
-__all__ = ["Journal", "JournalUnavailable", "StoreDamaged", "data_folder", "default_url",
-           "GameStore", "GameKeeper", "Roster", "AnswerFeed", "answer_counts", "latest_answers",
-           "latest_seq", "upgrade"]
+__all__ = ["Writer", "Database", "Stores", "Answers", "Responses", "Drawings", "JournalUnavailable",
+           "StoreDamaged", "data_folder", "default_url", "GameStore", "GameKeeper", "Roster", "AnswerFeed",
+           "answer_counts", "latest_answers", "latest_seq", "upgrade"]
+
+# Old names that moved up to the session layer: imported by name when first used (the store
+# never imports the session layer), with a DeprecationWarning.
+__getattr__ = _moved.moved_names(__name__, {"Journal": "tokens_edu.session.journal"})
 
 # Python's advice for a library: no handler but NullHandler, so that without the application's
 # own logging set-up nothing is printed (Python's last-resort handler would print warnings on

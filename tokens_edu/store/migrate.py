@@ -20,6 +20,7 @@ database exactly as it was.
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 from pathlib import Path
 
@@ -30,12 +31,42 @@ from .db import JournalUnavailable, StoreDamaged, damaged, damaged_message, defa
 __all__ = ["HEAD", "REVISIONS", "MIGRATIONS", "MigrationRefused", "upgrade", "ensure_current",
            "revision", "alembic_config", "main"]
 
-#: The newest migration (what :mod:`tokens_edu.store.schema` describes).
-HEAD = "0004"
-#: Every migration, oldest first (a test checks these against the migration files).
-REVISIONS = ("0001", "0002", "0003", "0004")
 #: The folder of Alembic's environment and the migration files.
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def _chain(folder: Path) -> tuple[str, ...]:
+    """The revisions of the migration files in ``folder``, oldest first, read from their
+    ``revision = "..."`` and ``down_revision = ...`` lines (Alembic itself is not imported: a
+    lesson kernel checks the revision at every open). A new migration is one new file.
+
+    Raises:
+        RuntimeError: the files do not form one line of revisions (two heads, a gap).
+    """
+    found = {}
+    for path in sorted(folder.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        rev = re.search(r"^revision\s*=\s*[\"']([^\"']+)[\"']", text, re.M)
+        down = re.search(r"^down_revision\s*=\s*(?:[\"']([^\"']+)[\"']|None)", text, re.M)
+        if rev and down:
+            found[rev.group(1)] = down.group(1)
+    children = {down: rev for rev, down in found.items()}
+    if len(children) != len(found):
+        raise RuntimeError(f"The store's migrations have more than one head: {sorted(found)}. "
+                           "Point the newest one's down_revision at the one before it.")
+    chain, at = [], None
+    while at in children:
+        at = children[at]
+        chain.append(at)
+    if len(chain) != len(found):
+        raise RuntimeError(f"The store's migrations do not form one line: {sorted(found)}.")
+    return tuple(chain)
+
+
+#: Every migration, oldest first, from the files in ``migrations/versions``.
+REVISIONS = _chain(MIGRATIONS / "versions")
+#: The newest migration (what :mod:`tokens_edu.store.schema` describes).
+HEAD = REVISIONS[-1]
 
 #: PostgreSQL advisory lock held while migrating (the number the Hub used before migrations).
 _LOCK_KEY = 7301402

@@ -8,9 +8,9 @@ student's code. Under JupyterHub the login is the name, and the roster is not us
 
 The roster lives in the same database as the answers (table ``roster``: ``code``, ``name``,
 ``added_at``), so the lesson server, the teacher dashboard and the command line all see the
-same list (see :func:`tokens_edu.store.db.default_url`). :func:`normalize_code` and
-:func:`code_from_query` are defined in :mod:`tokens_edu.store.identity` (which signs a page in
-with a code) and used here.
+same list (see :func:`tokens_edu.store.db.default_url`). A lesson page signs in with a code
+through its session (:meth:`tokens_edu.session.PageSession.sign_in`, which asks
+:func:`roster_name`).
 
 Codes are 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L): about 887
 million codes, made with :mod:`secrets`. A student may type one in any case, with spaces or a
@@ -36,22 +36,26 @@ from urllib.parse import quote, urlsplit
 
 import sqlalchemy as sa
 
+from .. import _moved
 from ..content.names import clean_name
 from . import schema
 from .db import JournalUnavailable, StoreDamaged, damaged, damaged_message, default_url, make_engine
 from .db import shown_url, utc
-from .identity import code_from_query, normalize_code
 from .migrate import ensure_current
 from .schema import CODE_LENGTH
 
-__all__ = ["Roster", "RosterEntry", "CODE_ALPHABET", "CODE_LENGTH", "normalize_code", "slips_html",
-           "code_from_query", "roster_table", "personal_link", "check_base_url"]
+__all__ = ["Roster", "RosterEntry", "CODE_ALPHABET", "normalize_code", "roster_name", "slips_html",
+           "roster_table", "personal_link", "check_base_url"]
 
 log = logging.getLogger(__name__)
 
+# ``code_from_query`` reads a page's address: it moved up to the session layer (with a
+# DeprecationWarning until tokens-edu 0.4.0; imported by name, so the store never imports it).
+__getattr__ = _moved.moved_names(__name__, {"code_from_query": "tokens_edu.session.address"})
+
 #: Letters and digits a code is made of: no 0/O, 1/I/L, so a code read from paper is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-#: Longest name on the roster (as for answers, :data:`tokens_edu.journal.MAX_NAME`).
+#: Longest name on the roster (as for answers, :data:`tokens_edu.store.schema.MAX_NAME`).
 MAX_NAME = 60
 #: Most students on one roster (a safety limit against a pasted file by mistake).
 MAX_STUDENTS = 2000
@@ -67,6 +71,29 @@ class RosterEntry:
     name: str
     code: str
     added_at: datetime
+
+
+def normalize_code(text: object) -> str:
+    """A class-roster code as stored: upper case, without spaces and dashes (``"kt4-pxm"`` ->
+    ``"KT4PXM"``). Returns ``""`` for anything that is not text."""
+    if not isinstance(text, str):
+        return ""
+    return "".join(ch for ch in text.upper() if ch not in " -_\t\r\n")[:32]
+
+
+def roster_name(engine: sa.Engine, code: str | None = None):
+    """With ``code`` (normalized): the class list's name for it (None if none); without: whether
+    the class list has anyone (bool). A database without the table has an empty class list.
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database cannot be read.
+    """
+    with engine.connect() as conn:
+        if not sa.inspect(conn).has_table(roster_table.name):
+            return None if code is not None else False
+        if code is None:
+            return conn.execute(sa.select(roster_table.c.code).limit(1)).first() is not None
+        return conn.execute(sa.select(roster_table.c.name).where(roster_table.c.code == code)).scalar()
 
 
 def _new_code() -> str:

@@ -13,7 +13,7 @@ Tables:
               (a UUID made by the writer, so a retried save is stored once), ``student``,
               ``lesson``, ``card``, ``prompt`` (the question asked), ``answer`` (the words as
               typed), ``saved_at`` (UTC), ``browser`` (a hash of the writing browser's secret,
-              ``""`` when there was none; see :mod:`tokens_edu.store.identity`).
+              ``""`` when there was none; see :mod:`tokens_edu.store.writer`).
 ``drafts``    text typed but not saved yet, one per student, lesson, card and browser.
 ``games``     lesson games kept after every move (:mod:`tokens_edu.store.games`).
 ``roster``    the class list with codes (:mod:`tokens_edu.store.roster`).
@@ -94,6 +94,7 @@ sa.Index("ix_answers_student_saved_at", answers.c.student, answers.c.saved_at)
 sa.Index("ix_answers_lesson_card", answers.c.lesson, answers.c.card, answers.c.student,
          answers.c.saved_at)
 sa.Index("ix_answers_saved_at", answers.c.saved_at)
+sa.Index("ix_answers_browser_saved_at", answers.c.browser, answers.c.saved_at)
 
 drafts = sa.Table(
     "drafts",
@@ -158,6 +159,7 @@ responses = sa.Table(
 sa.Index("ix_responses_student_lesson_question", responses.c.student, responses.c.lesson,
          responses.c.question, responses.c.saved_at)
 sa.Index("ix_responses_lesson_question", responses.c.lesson, responses.c.question)
+sa.Index("ix_responses_browser_saved_at", responses.c.browser, responses.c.saved_at)
 
 drawings = sa.Table(
     "drawings",
@@ -176,6 +178,7 @@ drawings = sa.Table(
 )
 sa.Index("ix_drawings_lesson_label", drawings.c.lesson, drawings.c.label)
 sa.Index("ix_drawings_student_lesson", drawings.c.student, drawings.c.lesson, drawings.c.saved_at)
+sa.Index("ix_drawings_browser_saved_at", drawings.c.browser, drawings.c.saved_at)
 
 #: PostgreSQL only (made with the row-level security by migration 0002; not in :data:`metadata`,
 #: which both databases share): which database login belongs to which student

@@ -22,7 +22,8 @@ import pandas as pd
 import sqlalchemy as sa
 
 from ..game.replay import Replay
-from ..store import GameStore, Journal, Roster, default_url
+from ..store import Database, GameStore, JournalUnavailable, Roster, default_url
+from ..store.db import make_engine
 from ..store.schema import games as games_table
 from ..store.schema import roster as roster_table
 from .lessons import lesson_prompts
@@ -279,8 +280,11 @@ class ClassData:
 
     def __init__(self, url: str | None = None, lessons=None):
         self.url = url or default_url()
-        self.journal = Journal(self.url)
-        self._engine = self.journal._engine
+        self.database = Database(self.url)  # checks the database's revision
+        try:
+            self._engine = self.database.engine
+        except JournalUnavailable:  # read it as it is: the watcher says, once, what is wrong
+            self._engine = make_engine(self.url)
         self.roster = Roster(self.url, engine=self._engine, read_only=True)
         self.games = GameStore(self.url, engine=self._engine, read_only=True)
         self.lesson_prompts = lesson_prompts(lessons)

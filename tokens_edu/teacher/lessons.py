@@ -5,7 +5,7 @@ A lesson's Discuss cell carries, in its cell metadata, the card it asks about::
     {"tokens_edu": {"discuss": "Deepfake"}}
 
 and the lesson's name is its file name without ``.ipynb`` (the name its
-``Journal(lesson="...")`` uses; ``tests/lessons`` checks both). The progress grid shows these
+``PageSession("...")`` uses; ``tests/lessons`` checks both). The progress grid shows these
 questions as columns before anyone has answered. The convention is written down for lesson
 writers in docs/teacher-guide.md ("Your own lessons on the dashboard").
 

@@ -2,7 +2,7 @@
 
 Without a class list or a login, a name typed on a lesson page (or put in its link,
 ``?student=Bo``) is not proof of who is at the page. So the store lets such a page read back only
-what its own browser wrote (:mod:`tokens_edu.store.identity`): each browser makes a random
+what its own browser wrote (:mod:`tokens_edu.session.browser`): each browser makes a random
 secret once, keeps it in its ``localStorage``, and this widget sends it to the kernel when it is
 drawn; the store keeps only a hash of it with each answer, draft and game.
 

@@ -1,27 +1,28 @@
 """The Discuss box: a card, its Discuss question, a place to write an answer, and a Save button.
 
-``DiscussBox(card, journal)`` shows the card, asks its Discuss question and saves what the
-student writes in a :class:`~tokens_edu.journal.Journal`. Open the same card again later (same
+``DiscussBox(card, session)`` shows the card, asks its Discuss question and saves what the
+student writes, through the page's :class:`~tokens_edu.session.PageSession` (its store's
+:class:`~tokens_edu.store.Answers`, with its writer). Open the same card again later (same
 student, same lesson) and the saved answer is back in the box.
 
 Who is writing:
 
 * on JupyterHub (``JUPYTERHUB_USER`` set) the name is the login; the name box shows it, locked;
-* with a class roster (``tokens-edu roster``; :attr:`Journal.roster_in_use`) there is no name
+* with a class roster (``tokens-edu roster``; :attr:`PageSession.roster_in_use`) there is no name
   box: the name comes from the student's code (their personal link's ``?code=``, or typed in
   the "Your code" box, which also lets a second student on the same screen sign in), so nobody
   saves under a classmate's name without the classmate's code;
-* when the journal already knows the name (given in code, or set later by a class roster login
-  through ``journal.student``), there is no name box;
+* when the session already knows the name (given in code, or set later by a class roster login
+  through ``session.student``), there is no name box;
 * otherwise a name box comes first, prefilled from the page's ``?student=`` query; the student
   fills it in before saving. Under it a short line says that this name is not a password.
-  Names are cleaned as everywhere (:func:`tokens_edu.names.clean_name`).
+  Names are cleaned as everywhere (:func:`tokens_edu.content.names.clean_name`).
 
 Whose saved work comes back: with a JupyterHub login, a class-roster code or a name given in
 code, that student's. With a typed name (the name box, or the page's ``?student=`` link), only
 what **this browser** wrote under that name: the box's invisible :class:`~tokens_edu.widgets.browser.BrowserKey`
-sends the browser's secret to the kernel, and the journal reads back only rows stored with it
-(:mod:`tokens_edu.store.identity`). Typing a classmate's name (or opening their link) in another
+sends the browser's secret to the kernel, and the store reads back only rows stored with it
+(:mod:`tokens_edu.session.page`). Typing a classmate's name (or opening their link) in another
 browser never shows, or overwrites, their answer or draft; for proven names, teachers use a
 class list or JupyterHub logins.
 
@@ -45,7 +46,7 @@ custom widget (:class:`AnswerBox`, front end ``static/discuss.js``):
   did reach the database is never stored twice. Every callback catches its own errors (on Voila
   an error in a callback shows nowhere), shows a friendly line and logs the detail.
 
-Answers are at most :data:`~tokens_edu.journal.MAX_ANSWER` characters (5,000): past 4,000 a
+Answers are at most :data:`~tokens_edu.store.schema.MAX_ANSWER` characters (5,000): past 4,000 a
 counter under the box shows how many are used, and past the limit it says, in red, to make the
 answer shorter; Save then refuses with the same plain words and keeps the text.
 
@@ -73,11 +74,12 @@ from ..content.cards import Card, load_cards
 from ..content.names import clean_name
 from ..present.render import render_card
 from ..present.words import clock
-from ..store import Journal, JournalUnavailable
+from ..session import CODE_NEEDED, NO_NAME, PageSession, student_from_query
+from ..store import JournalUnavailable
 from ..store.answers import too_long_message
-from ..store.identity import CODE_NEEDED, student_from_query
 from ..store.schema import MAX_ANSWER
 from .browser import BrowserKey
+from .who import given_session, journal_alias
 from .trust import refuse
 
 __all__ = ["DiscussBox", "AnswerBox"]
@@ -251,46 +253,49 @@ def _resolve_card(card: object) -> Card:
 
 
 class DiscussBox(widgets.VBox):
-    """A card's Discuss question with an answer box that saves to a :class:`Journal`.
+    """A card's Discuss question with an answer box that saves through the page's session.
 
     Args:
-        card: a :class:`~tokens_edu.cards.Card` or a card's name (any case).
-        journal: the :class:`~tokens_edu.journal.Journal` to save in (its ``student`` and
-            ``lesson`` say whose answer and where); None opens the default ``Journal()``.
+        card: a :class:`~tokens_edu.content.cards.Card` or a card's name (any case).
+        session: the page's :class:`~tokens_edu.session.PageSession` (its ``student`` and
+            ``lesson`` say whose answer and where); None opens ``PageSession()`` on the default
+            store. ``journal=`` is its old name (a DeprecationWarning until tokens-edu 0.4.0).
         prompt: the question to ask instead of the card's own Discuss question (a notebook's
             own question about the card's idea); saved with each answer. None: the card's.
         **kwargs: passed to ``ipywidgets.VBox``.
 
     Attributes:
         card: the Card asked about.
-        journal: the Journal answers go to.
-        name_box: the ``Text`` for the student's name, or None when the journal already knows
+        session: the PageSession answers go through.
+        name_box: the ``Text`` for the student's name, or None when the session already knows
             it (a locked JupyterHub login is shown in a disabled box).
         name_note: the ``HTML`` line under an editable name box ("This name is not a
             password..."), or None.
         code_box: with a class roster, the ``Password`` box for a student's code; else None.
         who: with a class roster, the ``HTML`` line saying whose answers are saved ("Saving as
             Ana."), or asking for the code; else None.
-        own_name: the page's identity (login, the journal's name, or the ``?student=`` query;
+        own_name: the page's identity (login, the session's name, or the ``?student=`` query;
             ``""`` when none).
         answer: the :class:`AnswerBox` (text box, counter, Save, status line).
         browser_key: the invisible :class:`~tokens_edu.widgets.browser.BrowserKey` that tells
-            the journal which browser the page is in.
+            the session which browser the page is in.
         last_saved_id: the id of the last answer saved from this box, or None.
 
     Raises:
         ValueError: an unknown card name (the message suggests close names).
     """
 
-    def __init__(self, card, journal=None, prompt: str | None = None, **kwargs):
+    journal = journal_alias()
+
+    def __init__(self, card, session=None, prompt: str | None = None, *, journal=None, **kwargs):
+        session = given_session(session, journal, "DiscussBox")
         self.card = _resolve_card(card)
         if prompt is not None and (not isinstance(prompt, str) or not prompt.strip()):
             raise ValueError("A Discuss question must be some text.")
         self.prompt = prompt if prompt is not None else self.card.discuss
-        if journal is None:
-
-            journal = Journal()
-        self.journal = journal
+        if session is None:
+            session = PageSession()
+        self.session = session
         self.last_saved_id: str | None = None
         self._attempt: tuple[tuple, str] | None = None  # ((student, lesson, text), id)
 
@@ -306,11 +311,11 @@ class DiscussBox(widgets.VBox):
         self.name_note: widgets.HTML | None = None
         self.code_box: widgets.Password | None = None
         self.who: widgets.HTML | None = None
-        self.own_name = journal.student or ""
-        if journal.student_locked:
-            self.name_box = widgets.Text(value=journal.student, description="Your name:",
+        self.own_name = session.student or ""
+        if session.student_locked:
+            self.name_box = widgets.Text(value=session.student, description="Your name:",
                                          disabled=True)
-        elif getattr(journal, "roster_in_use", False):  # a class roster: codes, no name box
+        elif session.roster_in_use:  # a class roster: codes, no name box
             self.code_box = widgets.Password(placeholder="the code on your slip",
                                              description="Your code:", continuous_update=False)
             self.code_box.add_class("tokens-discuss-code")
@@ -318,7 +323,7 @@ class DiscussBox(widgets.VBox):
             self.code_box.observe(self._on_code, names="value")
             self.who = widgets.HTML(self._who_text())
             self.who.add_class("tokens-discuss-who")
-        elif not journal.student:
+        elif not session.student:
             self.own_name = clean_name(self._query_name())
             self.name_box = widgets.Text(value=self.own_name, placeholder="Type your name",
                                          description="Your name:", continuous_update=False)
@@ -344,11 +349,8 @@ class DiscussBox(widgets.VBox):
         children += [self.answer, self.browser_key]
         super().__init__(children=children, **kwargs)
         self.add_class("tokens-discuss")
-        try:
-            journal.on_identify(self._on_identify)
-        except AttributeError:  # a journal-like object without listeners
-            pass
-        if getattr(journal, "problem", None):
+        session.on_identify(self._on_identify)
+        if session.problem:
             self.answer.say("Answers can't be saved right now: the lesson server cannot store "
                             "them. You can still write and play.", "bad")
         self._safely("find your saved answer", self._load_saved)
@@ -395,13 +397,13 @@ class DiscussBox(widgets.VBox):
 
     def _who_text(self) -> str:
         """With a class roster: whose answers are saved here, or a request for the code."""
-        name = self.journal.student
+        name = self.session.student
         if name:
             text = (f"Saving as <b>{html.escape(name)}</b>. Sharing a screen? Each of you types "
                     "your own code before saving.")
         else:
             text = "Type the code from your slip, then write your answer."
-            problem = getattr(self.journal, "code_problem", "")
+            problem = self.session.code_problem
             if problem:
                 text = f'<span style="color:#8a1c1c">{html.escape(problem)}</span> ' + text
         return f'<span style="font-size:14px">{text}</span>'
@@ -413,31 +415,35 @@ class DiscussBox(widgets.VBox):
             return
 
         def sign_in():
-            name = self.journal.sign_in(code)
+            name = self.session.sign_in(code)
             self.answer.say(f"Hello, {name}! Your answers are saved under your name.", "ok")
 
         self._safely("check your code", sign_in)
         self.code_box.value = ""  # never left on the page
 
     def _typed_name(self) -> str:
-        """The name to save under: the name box's text, else the journal's name ("" if none)."""
-        if self.name_box is not None and not self.journal.student_locked:
+        """The name to save under: the name box's text, else the session's name ("" if none)."""
+        if self.name_box is not None and not self.session.student_locked:
             typed = clean_name(self.name_box.value)
             if typed:
                 return typed
-        return self.journal.student or ""
+        return self.session.student or ""
 
     def _load_saved(self) -> None:
         """Put the latest saved answer, or a newer draft, of the name given in an empty answer
-        box: the journal reads back only what the page may see (with a typed name, only what
-        this browser wrote; see :mod:`tokens_edu.store.identity`)."""
+        box: the store reads back only what the page may see (with a typed name, only what
+        this browser wrote; see :mod:`tokens_edu.session.page`)."""
         name = self._typed_name()
         if not name or self.answer.value.strip():
             return
-        lesson = self.journal.lesson
+        lesson = self.session.lesson
         try:
-            found = self.journal.latest(self.card, lesson=lesson, student=name)
-            draft = self.journal.draft_for(self.card, lesson=lesson, student=name)
+            reader = self.session.writer(name)
+        except ValueError:  # a typed name in a class that uses codes: nothing to read back
+            return
+        try:
+            found = self.session.store.answers.latest(reader, lesson, self.card)
+            draft = self.session.store.answers.draft(reader, lesson, self.card)
         except JournalUnavailable as e:
             log.info("DiscussBox: saved work not read: %s", e)
             return
@@ -470,30 +476,31 @@ class DiscussBox(widgets.VBox):
             str: the saved answer's id (a UUID string).
 
         Raises:
-            ValueError: no name yet, an empty or too long answer, or the journal could not save
-                (:class:`~tokens_edu.journal.JournalUnavailable`, plain words); nothing is lost:
+            ValueError: no name yet, an empty or too long answer, or the store could not save
+                (:class:`~tokens_edu.store.JournalUnavailable`, plain words); nothing is lost:
                 the words stay in the box.
         """
         text = self.answer.value if text is None else text
         name = self._typed_name()
         if not name:
             if self.code_box is not None:
-
                 raise ValueError(CODE_NEEDED)
-            raise ValueError("Type your name first, then save.")
+            raise ValueError(NO_NAME)
         if not text.strip():
             raise ValueError("Your answer is empty. Write a few words, then save.")
         if len(text) > MAX_ANSWER:
             raise ValueError(too_long_message(len(text)))
-        if not self.journal.student_locked and name != self.journal.student:
-            self.journal.student = name  # ValueError (too long...) changes nothing
-        key = (self.journal.student, self.journal.lesson, text)
+        if not self.session.student_locked and name != self.session.student:
+            self.session.student = name  # ValueError (too long...) changes nothing
+        writer = self.session.writer()
+        key = (writer.name, self.session.lesson, text)
         if self._attempt is not None and self._attempt[0] == key and self._attempt[1]:
             answer_id = self._attempt[1]  # same words again (or a retry): never a second row
         else:
             answer_id = str(uuid.uuid4())
         self._attempt = (key, answer_id)
-        saved_id = self.journal.save(self.card, text, prompt=self.prompt, answer_id=answer_id)
+        saved_id = self.session.store.answers.save(writer, self.session.lesson, self.card, text,
+                                                   prompt=self.prompt, answer_id=answer_id)
         self.last_saved_id = saved_id
         with self.answer.hold_sync():
             self.answer.value = text
@@ -504,7 +511,7 @@ class DiscussBox(widgets.VBox):
         return saved_id
 
     def _saved_line(self) -> str:
-        return f"Saved at {clock()}. Well done, {self.journal.student}!"
+        return f"Saved at {clock()}. Well done, {self.session.student}!"
 
     # -- from the page (they never raise past the AnswerBox) -------------------------------
     def _save_from_page(self, text: str) -> str:
@@ -515,9 +522,9 @@ class DiscussBox(widgets.VBox):
         name = self._typed_name()
         if not name:
             return False
-        if not self.journal.student_locked and name != self.journal.student:
-            self.journal.student = name
-        self.journal.save_draft(self.card, text)
+        if not self.session.student_locked and name != self.session.student:
+            self.session.student = name
+        self.session.store.answers.save_draft(self.session.writer(), self.session.lesson, self.card, text)
         return bool(text.strip())
 
     def _on_name(self, change) -> None:
@@ -525,14 +532,13 @@ class DiscussBox(widgets.VBox):
 
     def _on_browser(self, secret: str) -> None:
         """The page's front end told which browser this is: its saved work can come back now."""
-        set_browser = getattr(self.journal, "set_browser", None)  # a journal-like object may lack it
-        if set_browser is not None and set_browser(secret):
+        if self.session.set_browser(secret):
             self._safely("find your saved answer", self._load_saved)
 
     def _on_identify(self, name: str) -> None:
-        """The page learned who its student is (``journal.identify``, e.g. a roster login):
+        """The page learned who its student is (``session.identify``, e.g. a roster login):
         that name becomes the page's own, fills the name box and brings back their work."""
-        if self.journal.student_locked:
+        if self.session.student_locked:
             return
         self.own_name = name
         if self.who is not None:
@@ -543,4 +549,4 @@ class DiscussBox(widgets.VBox):
         self._safely("find your saved answer", self._load_saved)
 
     def __repr__(self) -> str:
-        return f"<DiscussBox {self.card.name!r} for {self.journal.student or 'no name yet'!r}>"
+        return f"<DiscussBox {self.card.name!r} for {self.session.student or 'no name yet'!r}>"

@@ -5,11 +5,11 @@ A student draws one of the game's signs (a Token, a Flag or a Data diamond; see
 draw, the classifier (:class:`~tokens_edu.lab.classify.PixelClassifier`, nearest neighbours)
 says what it thinks the drawing shows and shows the drawings it learned that are most like it.
 The student picks what the drawing really shows and clicks **Add to the class's examples**: the
-drawing is saved with its label in the journal (SQLite or PostgreSQL, with the answers), so the
+drawing is saved with its label in the store (SQLite or PostgreSQL, with the answers), so the
 whole class's drawings become the training data. **Learn from the class's drawings** reads
 them all again (a classmate may have added some) and the classifier learns them.
 
-The class's drawings come back without names (``journal.class_drawings``). A drawing is saved
+The class's drawings come back without names (``session.store.drawings.for_class``). A drawing is saved
 under the page's student (:mod:`tokens_edu.widgets.who`: a login, a class-roster code, a name
 typed on the page or the link's ``?student=``; a name box shows when the page has none). A
 drawing that cannot be saved (no name, the store is down) is kept on this page only, and the
@@ -35,7 +35,7 @@ from ..lab.classify import PixelClassifier
 from ..lab.sketches import LABELS, SIDE, sketch_rows
 from ..present.charts import drawing_svg
 from .pixel_grid import PixelGrid
-from .who import ensure_student, name_box
+from .who import ensure_student, given_session, journal_alias, name_box
 
 __all__ = ["DrawingLab", "MESSAGES"]
 
@@ -70,8 +70,9 @@ class DrawingLab(widgets.VBox):
     """Draw, label, share and classify drawings of the game's signs (lesson 8).
 
     Args:
-        journal: the lesson's :class:`~tokens_edu.store.Journal` (drawings are saved there and
-            the class's are read from it), or None: this page's drawings only.
+        session: the page's :class:`~tokens_edu.session.PageSession` (drawings are saved in its
+            store and the class's are read from it), or None: this page's drawings only.
+            ``journal=`` is its old name (a DeprecationWarning until tokens-edu 0.4.0).
         labels: the signs a drawing may show (default: :data:`~tokens_edu.lab.sketches.LABELS`).
         k: how many of the most alike drawings vote (see :class:`PixelClassifier`): 1 (the
             lesson's) says the label of the one most alike drawing. The 3 most alike drawings
@@ -91,15 +92,19 @@ class DrawingLab(widgets.VBox):
         ValueError: fewer than two labels, or a bad ``k`` or ``starter`` (plain words).
     """
 
-    def __init__(self, journal=None, labels: Sequence[str] = LABELS, k: int = 1, starter: int = 0):
+    journal = journal_alias()
+
+    def __init__(self, session=None, labels: Sequence[str] = LABELS, k: int = 1, starter: int = 0, *,
+                 journal=None):
         super().__init__()
+        session = given_session(session, journal, "DrawingLab")
         labels = [str(x) for x in labels]
         if len(labels) < 2 or len(set(labels)) != len(labels):
             raise ValueError("Give two or more different labels.")
         if isinstance(starter, bool) or not isinstance(starter, int) or not 0 <= starter <= 8:
             raise ValueError("starter is a whole number from 0 to 8.")
         self.add_class("tokens-drawing-lab")
-        self.journal = journal
+        self.session = session
         self.labels = labels
         self.model = PixelClassifier(k=k)
         self.examples: list[tuple[list, str, str]] = []
@@ -137,7 +142,7 @@ class DrawingLab(widgets.VBox):
         self.count.add_class("tokens-drawing-count")
         self.message = widgets.HTML()
         self.message.add_class("tokens-drawing-message")
-        self.name_box = name_box(journal)  # only when the page has no name yet
+        self.name_box = name_box(session)  # only when the page has no name yet
         left = widgets.VBox([self.grid, self.clear_button], layout=widgets.Layout(margin="0 16px 0 0"))
         right = widgets.VBox([self.guess, self.label_picker, widgets.HBox([self.add_button, self.learn_button]),
                               *([self.name_box] if self.name_box is not None else []), self.count, self.message], layout=widgets.Layout(flex="1 1 auto", min_width="360px"))
@@ -165,9 +170,9 @@ class DrawingLab(widgets.VBox):
         Raises:
             JournalUnavailable: the store cannot be read now.
         """
-        if self.journal is None:
+        if self.session is None:
             return []
-        table = self.journal.class_drawings()
+        table = self.session.store.drawings.for_class(self.session.lesson)
         out = []
         for label, width, height, data in zip(table["label"], table["width"], table["height"], table["pixels"]):
             if label in self.labels and (width, height) == (SIDE, SIDE):
@@ -279,11 +284,12 @@ class DrawingLab(widgets.VBox):
             self._say(MESSAGES["pick"], bad=True)
             return False
         rows = self.grid.grid()
-        shared_problem = "no journal on this page." if self.journal is None else ""
-        if self.journal is not None:
+        shared_problem = "no journal on this page." if self.session is None else ""
+        if self.session is not None:
             try:
-                ensure_student(self.journal, self.name_box)
-                self.journal.save_drawing(label, [[255 if v else 0 for v in row] for row in rows])
+                writer = ensure_student(self.session, self.name_box)
+                self.session.store.drawings.save(writer, self.session.lesson, label,
+                                                 [[255 if v else 0 for v in row] for row in rows])
             except ValueError as e:  # no name yet, saving too fast, the store is down
                 shared_problem = str(e)
         if shared_problem:

@@ -3,7 +3,7 @@
 :class:`ExitQuestion` asks one short question at the end of a lesson: pick one of a few choices
 (with a right answer, shown after saving) or write a sentence (in the Discuss box's writing
 area, :class:`~tokens_edu.widgets.discuss.AnswerBox`: Save saves what is shown, nothing typed is
-lost). The answer is saved in the journal as a response of kind ``"exit"`` under the question's
+lost). The answer is saved in the store as a response of kind ``"exit"`` under the question's
 id, with ``correct`` when the question has a right answer, so the teacher's dashboard shows it
 beside the Discuss answers. A saved answer comes back when the page is opened again.
 
@@ -11,7 +11,7 @@ beside the Discuss answers. A saved answer comes back when the page is opened ag
 to them and how the AI could help or hurt them (columns), then who should decide. It is saved as
 one exit response.
 
-Who is writing: see :mod:`tokens_edu.widgets.who` (the journal's student; when the page has no
+Who is writing: see :mod:`tokens_edu.widgets.who` (the page session's student; when the page has no
 name yet, a name box comes first, prefilled from ``?student=``; with a class roster the name
 comes from the code, and saving before that says so).
 
@@ -29,10 +29,11 @@ from datetime import datetime
 
 import ipywidgets as widgets
 
+from ..session import PageSession
 from .discuss import AnswerBox
-from .who import ensure_student, name_box
+from .who import ensure_student, given_session, journal_alias, name_box, save_response, saved_response
 
-__all__ = ["ExitQuestion", "EthicalMatrix", "MESSAGES", "save_response"]
+__all__ = ["ExitQuestion", "EthicalMatrix", "MESSAGES"]
 
 log = logging.getLogger(__name__)
 
@@ -57,30 +58,20 @@ def _e(value) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def save_response(journal, key: str, answer: str, kind: str, correct: bool | None = None) -> str:
-    """Save one response in ``journal`` (its ``save_response``), for the lesson widgets.
-
-    Returns:
-        str: the response's id.
-
-    Raises:
-        ValueError: no journal, no name yet, a bad answer, or the store refused (plain words).
-    """
-    if journal is None:
-        raise ValueError("This page has nowhere to save.")
-    return journal.save_response(key, answer, kind=kind, correct=correct)
-
-
 class _Named(widgets.VBox):
-    """A box that knows who is writing: the journal's student, or a name typed in it
+    """A box that knows who is writing: the session's student, or a name typed in it
     (:mod:`tokens_edu.widgets.who`)."""
 
-    def _name_row(self, journal) -> list:
-        self.name_box = name_box(journal)
+    session: PageSession | None
+
+    def _name_row(self, session) -> list:
+        self.name_box = name_box(session)
         return [self.name_box] if self.name_box is not None else []
 
     def _check_name(self) -> None:
-        ensure_student(self.journal, self.name_box)
+        ensure_student(self.session, self.name_box)
+
+    journal = journal_alias()
 
 
 class ExitQuestion(_Named):
@@ -88,7 +79,9 @@ class ExitQuestion(_Named):
 
     Args:
         question: the question (plain text).
-        journal: the lesson's :class:`~tokens_edu.store.Journal`.
+        session: the page's :class:`~tokens_edu.session.PageSession` (the answer is saved there
+            as a response of its lesson); None: nothing is saved. ``journal=`` is its old name
+            (a DeprecationWarning until tokens-edu 0.4.0).
         key: the question's id in the lesson (the same each time; the teacher's dashboard shows
             it); None uses the question's words (at most 200 characters).
         choices: two or more answers to pick from; None: a written answer.
@@ -106,9 +99,10 @@ class ExitQuestion(_Named):
             ``correct`` that is not a choice.
     """
 
-    def __init__(self, question: str, journal, key: str | None = None, choices: Sequence[str] | None = None,
-                 correct: str | None = None, answer: str = ""):
+    def __init__(self, question: str, session=None, key: str | None = None, choices: Sequence[str] | None = None,
+                 correct: str | None = None, answer: str = "", *, journal=None):
         super().__init__()
+        session = given_session(session, journal, "ExitQuestion")
         question = " ".join(str(question).split())
         choices = [str(c) for c in (choices or [])]
         if key is None:
@@ -120,7 +114,7 @@ class ExitQuestion(_Named):
         if correct is not None and correct not in choices:
             raise ValueError(f"The correct answer {correct!r} is not one of the choices.")
         self.add_class("tokens-exit")
-        self.journal, self.key, self.question = journal, str(key), question
+        self.session, self.key, self.question = session, str(key), question
         self._correct, self._answer = correct, str(answer)
         self.last_saved_id: str | None = None
         head = widgets.HTML(f'<p style="font-size:16px;margin:6px 0"><strong>Exit question:</strong> '
@@ -130,7 +124,7 @@ class ExitQuestion(_Named):
         self.status.add_class("tokens-exit-status")
         self.result = widgets.HTML()
         self.choice_buttons = self.save_button = self.writer = None
-        children = [head, *self._name_row(journal)]
+        children = [head, *self._name_row(session)]
         if choices:
             self.choice_buttons = widgets.RadioButtons(options=choices, value=None, layout=widgets.Layout(width="auto"))
             self.choice_buttons.add_class("tokens-exit-choices")
@@ -147,7 +141,7 @@ class ExitQuestion(_Named):
 
     def _load(self) -> None:
         try:
-            saved = self.journal.response_for(self.key) if self.journal is not None else None
+            saved = saved_response(self.session, self.key)
         except ValueError as e:  # JournalUnavailable: the page works without it
             log.info("ExitQuestion: saved answer not read: %s", e)
             return
@@ -175,9 +169,8 @@ class ExitQuestion(_Named):
             text = (self.choice_buttons.value if self.choice_buttons is not None else self.writer.value) or ""
         if not text.strip():
             raise ValueError(MESSAGES["pick" if self.choice_buttons is not None else "empty"])
-        self._check_name()
         correct = None if self._correct is None else text == self._correct
-        self.last_saved_id = save_response(self.journal, self.key, text, "exit", correct)
+        self.last_saved_id = save_response(self.session, self.key, text, "exit", correct, self.name_box)
         return self.last_saved_id
 
     def _save_text(self, text: str) -> str:
@@ -208,7 +201,8 @@ class EthicalMatrix(_Named):
     """An ethical matrix to fill in: who is affected (rows) by what (columns), then who decides.
 
     Args:
-        journal: the lesson's Journal. key: the response's id, as the teacher's dashboard shows
+        session: the page's :class:`~tokens_edu.session.PageSession` (``journal=``: its old
+            name, with a DeprecationWarning). key: the response's id, as the teacher's dashboard shows
             it (e.g. ``"Ethical matrix: who is affected, who decides"``).
         who: the people affected, one row each. what: the column questions.
         decide: the last question (who should decide); "" for none.
@@ -221,10 +215,12 @@ class EthicalMatrix(_Named):
     What matters to them? | ..."), and the last answer.
     """
 
-    def __init__(self, journal, key: str, who: Sequence[str], what: Sequence[str], decide: str = ""):
+    def __init__(self, session=None, key: str = "", who: Sequence[str] = (), what: Sequence[str] = (),
+                 decide: str = "", *, journal=None):
         super().__init__()
+        session = given_session(session, journal, "EthicalMatrix")
         self.add_class("tokens-matrix")
-        self.journal, self.key = journal, str(key)
+        self.session, self.key = session, str(key)
         self.who, self.what, self.decide = list(who), list(what), decide
         if not self.who or not self.what:
             raise ValueError("An ethical matrix needs at least one row and one column.")
@@ -253,7 +249,7 @@ class EthicalMatrix(_Named):
         self.save_button.on_click(self._on_save)
         self.status = widgets.HTML()
         self.status.add_class("tokens-exit-status")
-        self.children = [*self._name_row(journal), *children, widgets.HBox([self.save_button, self.status])]
+        self.children = [*self._name_row(session), *children, widgets.HBox([self.save_button, self.status])]
         self._load()
 
     def text(self) -> str:
@@ -266,7 +262,7 @@ class EthicalMatrix(_Named):
 
     def _load(self) -> None:
         try:
-            saved = self.journal.response_for(self.key) if self.journal is not None else None
+            saved = saved_response(self.session, self.key)
         except ValueError as e:  # JournalUnavailable: the page works without it
             log.info("EthicalMatrix: saved answer not read: %s", e)
             return
@@ -289,8 +285,7 @@ class EthicalMatrix(_Named):
         text = self.text()
         if not text:
             raise ValueError(MESSAGES["matrix_empty"])
-        self._check_name()
-        self.last_saved_id = save_response(self.journal, self.key, text, "exit")
+        self.last_saved_id = save_response(self.session, self.key, text, "exit", box=self.name_box)
         return self.last_saved_id
 
     def _on_save(self, _button=None) -> None:

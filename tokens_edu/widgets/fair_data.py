@@ -13,7 +13,7 @@ that data and three parts a lesson shows in its own cells:
 - :attr:`FairDataLab.fix_view`: **Add 12 drawings** from one group (more players asked),
   **Start over**, and **Test it again** with the latest result and the history of tests.
 
-Each test's result is saved in the journal (``kind="result"``, question :data:`RESULT_KEY`), so the
+Each test's result is saved in the page session's store (``kind="result"``, question :data:`RESULT_KEY`), so the
 teacher sees each student's measurements. Nothing about a student is in the data: the drawings
 are made up and ship with the kit.
 
@@ -33,7 +33,7 @@ import ipywidgets as widgets
 from ..lab.classify import PixelClassifier, group_accuracy
 from ..lab.sketches import GROUP_NAMES, GROUPS, LABELS, sketch_rows
 from ..present.charts import drawing_svg, percent, share_bars
-from .who import ensure_student
+from .who import given_session, journal_alias, save_response
 
 __all__ = ["FairDataLab", "MESSAGES", "RESULT_KEY"]
 
@@ -65,8 +65,9 @@ class FairDataLab:
     """The fair-data lab of lesson 11 (see the module's docs).
 
     Args:
-        journal: the lesson's :class:`~tokens_edu.store.Journal` (test results are saved there),
-            or None.
+        session: the page's :class:`~tokens_edu.session.PageSession` (test results are saved
+            there), or None (``journal=``: its old name, with a DeprecationWarning until
+            tokens-edu 0.4.0).
         k: how many of the most alike drawings vote (see :class:`PixelClassifier`).
         table: the sketch rows (None: the kit's, :func:`~tokens_edu.lab.sketches.sketch_rows`; a
             DataFrame like :func:`~tokens_edu.lab.sketches.load_sketches` is taken too).
@@ -85,8 +86,10 @@ class FairDataLab:
         Button), reset_button: the controls.
     """
 
-    def __init__(self, journal=None, k: int = 3, table=None):
-        self.journal = journal
+    journal = journal_alias()
+
+    def __init__(self, session=None, k: int = 3, table=None, *, journal=None):
+        self.session = given_session(session, journal, "FairDataLab")
         self.k = k
         # plain rows, not a DataFrame: this lesson's kernel never loads pandas (about 30 MiB)
         if table is None:
@@ -265,7 +268,7 @@ class FairDataLab:
     def test(self) -> dict:
         """What **Test it** does: learn from the training drawings now, label every test
         drawing, and measure the accuracy for each group. The result is shown, kept in
-        :attr:`tests` and saved in the journal.
+        :attr:`tests` and saved in the session's store.
 
         Returns:
             dict: the test (see :attr:`tests`).
@@ -326,13 +329,12 @@ class FairDataLab:
                               f'<th>Training drawings</th>{head}<th>Gap (points)</th></tr>{body}</table>')
 
     def _save(self, result: dict) -> None:
-        if self.journal is None:
+        if self.session is None:
             return
         by = ", ".join(f"{a['group']} {percent(a['accuracy'])}" for a in result["accuracy"])
         text = (f"Test {result['number']} ({result['change']}; {result['examples']} training drawings): {by}. "
                 f"Gap {round(result['gap'] * 100)} points.")
         try:
-            ensure_student(self.journal)
-            self.journal.save_response(RESULT_KEY, text, kind="result")
+            save_response(self.session, RESULT_KEY, text, "result")
         except ValueError as e:  # no name yet, saving too fast, the store is down: the lab goes on
             log.info("FairDataLab: result not saved: %s", e)

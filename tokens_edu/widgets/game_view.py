@@ -82,6 +82,7 @@ from .table import CardTable
 from .thinking_pane import HintPane, ThinkingPane, hints_allowed
 from .page_messages import answer
 from .trust import Refused
+from .who import given_session, journal_alias
 
 __all__ = ["GameView", "NewGamePanel", "WIN_TOKENS", "MoveButton", "Control", "FRIENDLY_ERROR",
            "LOG_TABLE_ROWS", "DEFAULT_DELAY_MS"]
@@ -121,12 +122,13 @@ class GameView(widgets.VBox):
         autoplay: True (default): the computer plays its whole turn by itself, one move every
             ``delay_ms``, with a Pause button. False: one "Next computer move" click per move.
         delay_ms: the pause between the computer's moves (int, milliseconds, 0 to 5000).
-        journal: a :class:`~tokens_edu.store.journal.Journal`; when given, each card deployed in
-            the game offers its Discuss question (:mod:`tokens_edu.widgets.panes.discuss`).
+        session: the page's :class:`~tokens_edu.session.PageSession`; when given, each card
+            deployed in the game offers its Discuss question (:mod:`tokens_edu.widgets.panes.discuss`).
+            ``journal=`` is its old name (a DeprecationWarning until tokens-edu 0.4.0).
         lesson: a short title shown above the table (escaped).
         on_play_again: called with the view when "Play again" is pressed; by default the same
             start position is set up again (:meth:`Match.restart`).
-        keep: with a journal and a known student, save each game put on this table on the
+        keep: with a session and a known student, save each game put on this table on the
             server after every move (:mod:`tokens_edu.widgets.keep`). NewGamePanel passes False.
         thinking: add the "What was the computer thinking?" pane: False (default), True (the
             pane starts closed) or ``"open"``. predict: with ``thinking``, guess each move first.
@@ -160,11 +162,14 @@ class GameView(widgets.VBox):
     run to 15 (R25); hidden cards follow ``game.observation(player)``.
     """
 
+    journal = journal_alias()
+
     def __init__(self, game, seats: Sequence = ("human", "human"), allow_undo: bool = True,
-                 journal=None, lesson: str = "", *, undo: str | None = None, autoplay: bool = True,
+                 session=None, lesson: str = "", *, undo: str | None = None, autoplay: bool = True,
                  delay_ms: int = DEFAULT_DELAY_MS, on_play_again: Callable | None = None,
                  keep: bool = True, thinking: bool | str = False, predict: bool = False,
-                 hints: bool = False, hint_bot=None):
+                 hints: bool = False, hint_bot=None, journal=None):
+        session = given_session(session, journal, "GameView")
         if isinstance(game, Match):
             match = game
         else:
@@ -178,7 +183,7 @@ class GameView(widgets.VBox):
             raise ValueError("delay_ms must be a whole number of milliseconds from 0 to 5000.")
         super().__init__()
         self.add_class("tokens-game")
-        self.journal = journal
+        self.session = session
         self.lesson = lesson or ""
         self.autoplay = bool(autoplay)
         self.delay_ms = delay_ms
@@ -245,7 +250,7 @@ class GameView(widgets.VBox):
         self.match = match
         if self._after_move not in match.on_move:
             match.on_move.append(self._after_move)
-        if self._keep_games and self.journal is not None:
+        if self._keep_games and self.session is not None:
             keep_match(self, match)  # saved after each move, for the teacher; never raises
         self._game_no += 1
         self.paused = False
@@ -281,7 +286,7 @@ class GameView(widgets.VBox):
         for pane in (self.explain, self.log_pane, self.replay, self.tables, self.read):
             self._pane_objects[pane.key] = pane
             self.add_pane(pane.key, pane.title, pane.box)
-        self.discuss = DiscussArea(self, self.journal, hot_seat=self.hot_seat)
+        self.discuss = DiscussArea(self, self.session, hot_seat=self.hot_seat)
         self._older_names()
         self.children = [widgets.HTML(_CSS), self.table, self._pane_row, self._pane_box, self.discuss.box]
 

@@ -1,8 +1,9 @@
 """Games kept on the server for :class:`~tokens_edu.widgets.NewGamePanel`: save and resume.
 
-With a journal and a known student (a JupyterHub login, a class-roster code, or the page's
-``?student=`` link when the class has no roster), every game started in a lesson's NewGamePanel is saved in the answers'
-database after each move and each Undo (:mod:`tokens_edu.saved_games`). When the page is
+With a page session and a known student (a JupyterHub login, a class-roster code, or the page's
+``?student=`` link when the class has no roster), every game started in a lesson's NewGamePanel
+is saved in the answers' database after each move and each Undo (:mod:`tokens_edu.store.games`,
+through the session's store). When the page is
 opened again (a reload, a new tab, a kernel the server stopped), the panel offers
 **Continue your game** (the same position, the same seat, the lesson's undo policy) or
 **New game**. The saved record stays on the server; the page gets only the game's table as the
@@ -37,8 +38,8 @@ import ipywidgets as widgets
 from ..content.decks import Deck
 from ..players.match import Match
 from ..present.words import clock
-from ..store.games import GameKeeper, GameStore
-from ..store.identity import query_known, student_from_query
+from ..session import PageSession, query_known, student_from_query
+from ..store.games import GameKeeper
 from .browser import BrowserKey
 
 __all__ = ["Keeping", "KEPT_NOTE", "keep_match", "page_student"]
@@ -54,18 +55,19 @@ def _esc(value) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
-def page_student(journal, query_name=None) -> str:
-    """Whose games this page keeps: the journal's student (a JupyterHub login, a class-roster
+def page_student(session: PageSession, query_name=None) -> str:
+    """Whose games this page keeps: the session's student (a JupyterHub login, a class-roster
     code, or a name given in code), else the page's ``?student=`` link; never a link's name
     when the class uses a roster (only a code names a student then). ``""`` when unknown.
 
     Args:
-        journal: the page's Journal.
-        query_name: a callable giving the ``?student=`` name (default: the journal module's).
+        session: the page's PageSession.
+        query_name: a callable giving the ``?student=`` name (default:
+            :func:`tokens_edu.session.student_from_query`).
     """
-    if journal.student:
-        return journal.student
-    if getattr(journal, "roster_in_use", False):
+    if session.student:
+        return session.student
+    if session.roster_in_use:
         return ""
     try:
         if query_name is None:
@@ -90,9 +92,9 @@ class Keeping:
     :meth:`started` whenever a new game is on its table.
 
     Attributes:
-        store: the :class:`~tokens_edu.saved_games.GameStore`. student, lesson: whose games.
+        store: the :class:`~tokens_edu.store.GameStore`. student, lesson: whose games.
         page: this page's id (a page that continues a game takes it over from another tab).
-        keeper: the :class:`~tokens_edu.saved_games.GameKeeper` of the game on the table, or None.
+        keeper: the :class:`~tokens_edu.store.GameKeeper` of the game on the table, or None.
         box: the "Continue your game" offer (hidden when there is nothing to continue).
         browser_key: the invisible :class:`~tokens_edu.widgets.browser.BrowserKey` (in
             :attr:`box`): when the page says which browser it is, the offer is looked for again.
@@ -126,40 +128,38 @@ class Keeping:
     @classmethod
     def for_panel(cls, panel) -> "Keeping | None":
         """The keeping of ``panel`` (a NewGamePanel), or None when its games cannot be kept (no
-        journal, no student name, or the database cannot be opened: the game then lives in the
+        session, no student name, or the database cannot be opened: the game then lives in the
         page only, as before)."""
-        journal = getattr(panel, "journal", None)
-        if journal is None:
+        session = panel.session
+        if session is None:
             return None
-        student = page_student(journal)
+        student = page_student(session)
         if not student:
             return None
         try:
-
-            store = GameStore(getattr(journal, "url", None) or None)
+            store = session.store.games
         except Exception:  # noqa: BLE001 (a lesson must open even when saving is impossible)
             log.warning("Keeping games: the store cannot be opened", exc_info=True)
             return None
-        # the journal's lesson is the lesson's id ("05-play-the-computer"); the panel's is a title
-        return cls(panel, store, student, getattr(journal, "lesson", "") or panel.lesson or "")
+        # the session's lesson is the lesson's id ("05-play-the-computer"); the panel's is a title
+        return cls(panel, store, student, session.lesson or panel.lesson or "")
 
     # -- the offer -------------------------------------------------------------------------
-    def _journal(self):
-        return getattr(self.panel, "journal", None)
+    def _session(self) -> PageSession:
+        return self.panel.session
 
     def _browser_filter(self) -> str | None:
         """None when the page's name is proven (any of the student's games); else the page's
         browser hash (``""`` until the page has said which browser it is: nothing matches)."""
-        journal = self._journal()
-        if getattr(journal, "trusted", True) and getattr(journal, "student", None) == self.student:
+        session = self._session()
+        if session.trusted and session.student == self.student:
             return None
-        return getattr(journal, "browser", "")
+        return session.browser
 
     def _on_browser(self, secret: str) -> None:
         """The page said which browser it is: look for this browser's game (unless a game is
         already on the table)."""
-        set_browser = getattr(self._journal(), "set_browser", None)
-        if set_browser is not None and set_browser(secret) and self.keeper is None and not self._declined:
+        if self._session().set_browser(secret) and self.keeper is None and not self._declined:
             self.offer()
 
     def offer(self) -> bool:
@@ -221,7 +221,7 @@ class Keeping:
                 self.box.layout.display = "none"
             gid = self.store.start(match.game, self.student, self.lesson, self.panel.seats,
                                    match.undo_policy, page=self.page,
-                                   browser=getattr(self._journal(), "browser", ""))
+                                   browser=self._session().browser)
         except Exception as e:  # noqa: BLE001
             log.warning("Keeping games: could not start keeping a game", exc_info=True)
             self._problem(str(e) if isinstance(e, ValueError) else
@@ -266,16 +266,16 @@ class Keeping:
 def keep_match(view, match, page_known: bool = False) -> None:
     """Save ``match``'s game on the server after each move and Undo (a GameView's game).
 
-    Does nothing when the view has no journal or the student is not known, or when this match
+    Does nothing when the view has no session or the student is not known, or when this match
     is already kept (a puzzle shown again keeps its one saved game). Never raises: a lesson
     plays on when saving is impossible. In a warm kernel whose page is not asked for yet
-    (``page_known`` False and :func:`tokens_edu.journal.query_known` False), keeping starts
+    (``page_known`` False and :func:`tokens_edu.session.query_known` False), keeping starts
     at the game's first move, when a student is surely there.
     """
     if getattr(match, "_tokens_keeper", None) is not None:
         return
-    journal = getattr(view, "journal", None)
-    if journal is None:
+    session = view.session
+    if session is None:
         return
     try:
 
@@ -290,19 +290,15 @@ def keep_match(view, match, page_known: bool = False) -> None:
 
             match.on_move.append(first_move)
             return
-        student = page_student(journal)
+        student = page_student(session)
         if not student:
             return
-
-        store = getattr(view, "_tokens_store", None)
-        if store is None:
-            store = GameStore(getattr(journal, "url", None) or None)
-            view._tokens_store = store
+        store = session.store.games
         page = getattr(view, "_tokens_page", None) or str(uuid.uuid4())
         view._tokens_page = page
-        lesson = getattr(journal, "lesson", "") or getattr(view, "lesson", "") or ""
+        lesson = session.lesson or view.lesson or ""
         game_id = store.start(match.game, student, lesson, match.seats, match.undo_policy, page=page,
-                              browser=getattr(journal, "browser", ""))
+                              browser=session.browser)
         match._tokens_keeper = GameKeeper(store, game_id, page).attach(match)
     except Exception:  # noqa: BLE001 (never break a lesson for this)
         log.warning("Keeping games: a game of a GameView cannot be kept", exc_info=True)

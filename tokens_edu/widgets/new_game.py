@@ -19,10 +19,11 @@ from ..content.decks import starter_decks
 from ..game.game import Game
 from ..players.match import Match, seat_bot
 from ..present.page import short_name
-from ..store.journal import student_from_query
+from ..session import student_from_query
 from .game_view import FRIENDLY_ERROR, GameView
 from .keep import KEPT_NOTE, Keeping
 from .panes import esc
+from .who import given_session, journal_alias
 
 __all__ = ["NewGamePanel", "PAGE_ONLY_NOTE", "COMPUTER_NAME"]
 
@@ -44,7 +45,9 @@ class NewGamePanel(widgets.VBox):
 
     Args:
         seats: passed to :class:`GameView`.
-        journal: passed to :class:`GameView` (Discuss boxes for deployed cards).
+        session: the page's :class:`~tokens_edu.session.PageSession`, passed to :class:`GameView`
+            (Discuss boxes for deployed cards); ``journal=``: its old name (a DeprecationWarning
+            until tokens-edu 0.4.0).
         lesson: passed to :class:`GameView`.
         allow_undo: passed to :class:`GameView`.
         seed: the game's seed (None: a new shuffle each time).
@@ -56,7 +59,7 @@ class NewGamePanel(widgets.VBox):
     After Start the deck and name choices fold away (the table then fits a 1366x768 window);
     "New game" shows them again. "Play again" at the end of a game deals the same decks again.
 
-    With a journal and a known student (login, class-roster code or ``?student=``), every game
+    With a session and a known student (login, class-roster code or ``?student=``), every game
     is saved on the server after each move, and a page opened again offers "Continue your
     game" (same position, same seat, same undo policy) or "New game" (see
     :mod:`tokens_edu.widgets.keep`; attribute ``keeping``, None when games are not kept).
@@ -68,16 +71,19 @@ class NewGamePanel(widgets.VBox):
         view: the GameView of the current game, or None before Start.
     """
 
-    def __init__(self, seats: Sequence = ("human", "greedy"), journal=None, lesson: str = "",
+    journal = journal_alias()
+
+    def __init__(self, seats: Sequence = ("human", "greedy"), session=None, lesson: str = "",
                  allow_undo: bool = True, seed: int | None = None, *, undo: str | None = None,
                  autoplay: bool = True, delay_ms: int = 1500, thinking: bool | str = False,
-                 predict: bool = False, hints: bool = False, hint_bot=None):
+                 predict: bool = False, hints: bool = False, hint_bot=None, journal=None):
         super().__init__()
+        session = given_session(session, journal, "NewGamePanel")
         self.add_class("tokens-new-game")
 
         self.seats = tuple(seats)
         self.bots = [seat_bot(s, i) for i, s in enumerate(self.seats)]  # checks seats now
-        self.journal, self.lesson, self.allow_undo, self.seed = journal, lesson, allow_undo, seed
+        self.session, self.lesson, self.allow_undo, self.seed = session, lesson, allow_undo, seed
         self.undo, self.autoplay, self.delay_ms = undo, autoplay, delay_ms
         self.view_options = dict(thinking=thinking, predict=predict, hints=hints, hint_bot=hint_bot)
         self.decks = starter_decks()
@@ -92,7 +98,7 @@ class NewGamePanel(widgets.VBox):
                              description=f"{labels[i]} deck", style={"description_width": "initial"})
             for i in (0, 1)
         ]
-        me = self._student_name()  # the page's student (journal or ?student=), for the first human seat
+        me = self._student_name()  # the page's student (session or ?student=), for the first human seat
         first_human = next((i for i in (0, 1) if self.bots[i] is None), None)
         self.name_boxes = [
             widgets.Text(value=(COMPUTER_NAME if self.bots[i] is not None else (me if i == first_human else "")),
@@ -138,7 +144,7 @@ class NewGamePanel(widgets.VBox):
     def _show_match(self, match: Match) -> None:
         """Put ``match`` on the table: a new GameView the first time, then the same table."""
         if self.view is None:
-            self.view = GameView(match, journal=self.journal, lesson=self.lesson, autoplay=self.autoplay,
+            self.view = GameView(match, session=self.session, lesson=self.lesson, autoplay=self.autoplay,
                                  delay_ms=self.delay_ms, on_play_again=self._play_again, keep=False,
                                  **self.view_options)
             self.view.scroll_into_view = True
@@ -171,12 +177,12 @@ class NewGamePanel(widgets.VBox):
             self.keeping.started(match)
 
     def _student_name(self) -> str:
-        """The student's name if the page knows it: the journal's, else the ``?student=`` query.
+        """The student's name if the page knows it: the session's, else the ``?student=`` query.
 
         Returns "" when unknown (or when reading it fails: a name is only a convenience).
         """
         try:
-            name = getattr(self.journal, "student", None) if self.journal is not None else None
+            name = self.session.student if self.session is not None else None
             if not name:
                 name = student_from_query()
             return short_name(name) if name and str(name).strip() else ""

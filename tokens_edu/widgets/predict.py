@@ -10,7 +10,7 @@ The student first picks one of the choices (or types a guess when there are no c
 pressing the button with no guess says so in plain words and shows nothing. After the answer is
 shown, the guess is locked, so what the student predicted stays on the page beside the answer.
 
-With a ``journal``, the guess is saved when it is checked, under the page's student
+With a ``session``, the guess is saved when it is checked, under the page's student
 (:mod:`tokens_edu.widgets.who`) (a response of kind ``"prediction"``,
 with ``correct`` when the question has a right answer), so the teacher's dashboard shows how
 the class predicted beside the Discuss answers. A guess that cannot be saved still shows the
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-from .who import ensure_student
+from .who import given_session, journal_alias, save_response
 
 __all__ = ["PredictionBox", "MESSAGES"]
 
@@ -70,8 +70,9 @@ class PredictionBox(widgets.VBox):
         correct: which choice is right (one of ``choices``), or None when any guess is fine
             (an opinion, or a count the answer explains). Never sent to the page before the
             check.
-        journal: the lesson's :class:`~tokens_edu.store.Journal`, to save the guess in when it
-            is checked; None saves nothing.
+        session: the page's :class:`~tokens_edu.session.PageSession`, to save the guess in when
+            it is checked; None saves nothing. ``journal=`` is its old name (a DeprecationWarning
+            until tokens-edu 0.4.0).
         key: the question's id in the lesson (the same each time; the teacher's dashboard shows it);
             None uses the question's words (at most 200 characters).
 
@@ -89,8 +90,12 @@ class PredictionBox(widgets.VBox):
             ``correct`` that is not one of the choices. Nothing is shown.
     """
 
+    journal = journal_alias()
+
     def __init__(self, question: str, answer: str, choices: Sequence[str] | None = None,
-                 correct: str | None = None, journal=None, key: str | None = None, **kwargs):
+                 correct: str | None = None, session=None, key: str | None = None, *, journal=None,
+                 **kwargs):
+        session = given_session(session, journal, "PredictionBox")
         question = " ".join(str(question).split())
         answer = str(answer).strip()
         choices = [str(c) for c in (choices or [])]
@@ -106,7 +111,7 @@ class PredictionBox(widgets.VBox):
         self._answer = answer
         self._correct = correct
         self.revealed = False
-        self.journal = journal
+        self.session = session
         self.key = str(key).strip() if key is not None and str(key).strip() else question[:200]
         self.saved_id: str | None = None
 
@@ -177,13 +182,12 @@ class PredictionBox(widgets.VBox):
         return True
 
     def _save(self, guess: str) -> None:
-        """Save the checked guess in the journal (when there is one); never raises."""
-        if self.journal is None:
+        """Save the checked guess in the session's store (when there is one); never raises."""
+        if self.session is None:
             return
         correct = None if self._correct is None else guess == self._correct
         try:
-            ensure_student(self.journal)
-            self.saved_id = self.journal.save_response(self.key, guess, kind="prediction", correct=correct)
+            self.saved_id = save_response(self.session, self.key, guess, "prediction", correct)
         except ValueError as e:  # no name yet, saving too often, the store is down: say so, go on
             log.info("PredictionBox: guess not saved: %s", e)
             self.result.value += (f'<p style="color:#555;font-size:13px;margin:2px 0">'

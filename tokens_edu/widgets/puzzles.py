@@ -9,7 +9,7 @@ Example::
 
     from tokens_edu.widgets.puzzles import PuzzlePicker
     PuzzlePicker({"Fast-Tracked": "scenarios/04-fast-tracked.yaml",
-                  "Highly Trusted": "scenarios/04-highly-trusted.yaml"}, journal=journal)
+                  "Highly Trusted": "scenarios/04-highly-trusted.yaml"}, session=session)
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import ipywidgets as widgets
 from ..game.game import Game
 from ..players.match import Match
 from .game_view import GameView
+from .who import given_session
 
 __all__ = ["PuzzlePicker"]
 
@@ -38,7 +39,8 @@ class PuzzlePicker(widgets.VBox):
             path or a scenario dict (see ``Game.from_scenario``).
         seats: the seats of every puzzle (default: the student against the computer).
         undo: the undo policy (default ``"free"``: a puzzle is for trying again).
-        journal, autoplay, delay_ms: passed to :class:`GameView`.
+        session, autoplay, delay_ms: passed to :class:`GameView` (``journal=``: the old name of
+            ``session``, a DeprecationWarning until tokens-edu 0.4.0).
         predictions: optional, puzzle name -> a widget (a
             :class:`~tokens_edu.widgets.PredictionBox`) shown beside that puzzle's task, right
             above the table, while the puzzle is on the table (each keeps its answer).
@@ -56,8 +58,9 @@ class PuzzlePicker(widgets.VBox):
     """
 
     def __init__(self, puzzles: Mapping[str, object], seats: Sequence = ("human", "greedy"),
-                 undo: str = "free", journal=None, autoplay: bool = True, delay_ms: int = 1500,
-                 predictions: Mapping[str, widgets.Widget] | None = None):
+                 undo: str = "free", session=None, autoplay: bool = True, delay_ms: int = 1500,
+                 predictions: Mapping[str, widgets.Widget] | None = None, *, journal=None):
+        session = given_session(session, journal, "PuzzlePicker")
         if not puzzles:
             raise ValueError("PuzzlePicker needs at least one puzzle: {'name': 'scenarios/file.yaml'}.")
         super().__init__()
@@ -81,7 +84,7 @@ class PuzzlePicker(widgets.VBox):
         self.task.add_class("tokens-puzzle-task")
         self.aside = widgets.Box(layout=widgets.Layout(flex="1 1 420px"))
         self.aside.add_class("tokens-puzzle-predict")
-        self.view = GameView(self.matches[first], journal=journal, lesson=first, autoplay=autoplay,
+        self.view = GameView(self.matches[first], session=session, lesson=first, autoplay=autoplay,
                              delay_ms=delay_ms, on_play_again=self._again)
         self._show_task(first)
         self.picker.observe(self._on_pick, names="value")

@@ -20,7 +20,7 @@ Three parts, each a widget a lesson shows in its own cell:
 - :class:`TestBench` (testing): the trained player meets each opponent, the one it trained
   with and the one it never met, in games where it does not learn (seats swapped every game).
 
-Predictions, the test and the copy's result are saved in the journal (``kind="prediction"``
+Predictions, the test and the copy's result are saved in the page session's store (``kind="prediction"``
 or ``"result"``) for the teacher's dashboard.
 
 Hidden cards never reach the page: the training and the tests show only win rates and the
@@ -52,7 +52,7 @@ from ..players.features import LEARNING_MEANINGS
 from ..players.learning import FEATURES, LearningBot, examples_from_game
 from ..present.charts import percent, share_bars, weight_bars, win_rate_curve
 from .game_view import GameView
-from .who import ensure_student
+from .who import given_session, journal_alias, save_response
 
 __all__ = ["TrainingLab", "CopyLab", "TestBench", "OPPONENTS", "MESSAGES", "RATE_CHOICES", "FIRST_CHOICES",
            "CHANGE_POINTS", "DROP_POINTS", "BATCH_GAMES", "RATE_KEY", "NUMBER_KEY", "TEST_KEY", "COPY_KEY"]
@@ -126,14 +126,13 @@ def _guarded(owner, box_name: str, where: str):
     return wrap
 
 
-def _save(journal, key: str, answer: str, kind: str, correct: bool | None = None) -> str | None:
-    """Save a response if there is a journal; a refusal (no name yet, the store down) is logged:
+def _save(session, key: str, answer: str, kind: str, correct: bool | None = None) -> str | None:
+    """Save a response if there is a session; a refusal (no name yet, the store down) is logged:
     the lesson goes on."""
-    if journal is None:
+    if session is None:
         return None
     try:
-        ensure_student(journal)
-        return journal.save_response(key, answer, kind=kind, correct=correct)
+        return save_response(session, key, answer, kind, correct)
     except ValueError as e:
         log.info("lesson 10: %s not saved: %s", key, e)
         return None
@@ -153,7 +152,8 @@ class TrainingLab(widgets.VBox):
     """Train a computer player in batches and watch it learn (lesson 10, part 1).
 
     Args:
-        journal: the lesson's Journal (each batch's two guesses are saved there), or None.
+        session: the page's PageSession (each batch's two guesses are saved there), or None
+            (``journal=``: its old name, with a DeprecationWarning until tokens-edu 0.4.0).
         seed: the new player's seed and the training games' (the same seed, the same games).
         batch_games: games per batch (1 to 200).
         opponents: names of :data:`OPPONENTS` offered, in order (the first is picked).
@@ -169,16 +169,19 @@ class TrainingLab(widgets.VBox):
         ValueError: a bad ``batch_games`` or an unknown opponent.
     """
 
-    def __init__(self, journal=None, seed: int = 10, batch_games: int = BATCH_GAMES,
-                 opponents=("random", "greedy")):
+    journal = journal_alias()
+
+    def __init__(self, session=None, seed: int = 10, batch_games: int = BATCH_GAMES,
+                 opponents=("random", "greedy"), *, journal=None):
         super().__init__()
+        session = given_session(session, journal, "TrainingLab")
         if isinstance(batch_games, bool) or not isinstance(batch_games, int) or not 1 <= batch_games <= 200:
             raise ValueError("batch_games is a whole number from 1 to 200.")
         unknown = [o for o in opponents if o not in OPPONENTS]
         if unknown or not opponents:
             raise ValueError(f"The opponents are some of: {', '.join(OPPONENTS)}.")
         self.add_class("tokens-training-lab")
-        self.journal, self.seed, self.batch_games = journal, seed, batch_games
+        self.session, self.seed, self.batch_games = session, seed, batch_games
         self.opponent_picker = widgets.ToggleButtons(options=[(OPPONENTS[o], o) for o in opponents],
                                                      value=opponents[0], description="It plays:",
                                                      style={"description_width": "initial", "button_width": "auto"})
@@ -303,8 +306,8 @@ class TrainingLab(widgets.VBox):
         self.points.append((self.games, rate))
         right_rate = batch["guess_rate"] == truth
         right_bar = batch["guess_bar"] == biggest
-        _save(self.journal, RATE_KEY, batch["guess_rate"], "prediction", right_rate)
-        _save(self.journal, NUMBER_KEY, batch["guess_bar"], "prediction", right_bar)
+        _save(self.session, RATE_KEY, batch["guess_rate"], "prediction", right_rate)
+        _save(self.session, NUMBER_KEY, batch["guess_bar"], "prediction", right_bar)
         won_words = f"{won:g}" if won != int(won) else f"{int(won)}"
         change = "" if prev is None else (f" Before, it won {percent(prev)}: that is "
                                           f"{'up' if rate > prev else 'down' if rate < prev else 'no change'}"
@@ -332,7 +335,8 @@ class TestBench(widgets.VBox):
 
     Args:
         lab: the :class:`TrainingLab` whose player is tested.
-        journal: the lesson's Journal (the result is saved there), or None.
+        session: the page's PageSession (the result is saved there), or None (``journal=``:
+            its old name, with a DeprecationWarning until tokens-edu 0.4.0).
         games: games against each opponent (seats swapped every game; 2 to 200, even).
         seed: the test games' seed (other games than the training's).
 
@@ -342,12 +346,15 @@ class TestBench(widgets.VBox):
 
     __test__ = False  # a widget, not a pytest test class (its name starts with "Test")
 
-    def __init__(self, lab: TrainingLab, journal=None, games: int = 20, seed: int = 77):
+    journal = journal_alias()
+
+    def __init__(self, lab: TrainingLab, session=None, games: int = 20, seed: int = 77, *, journal=None):
+        session = given_session(session, journal, "TestBench")
         super().__init__()
         if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 200 or games % 2:
             raise ValueError("games is an even whole number from 2 to 200.")
         self.add_class("tokens-test-bench")
-        self.lab, self.journal, self.games, self.seed = lab, journal, games, seed
+        self.lab, self.session, self.games, self.seed = lab, session, games, seed
         self.results: dict[str, float] = {}
         self.go_button = widgets.Button(description="Test it against both players", button_style="primary",
                                         icon="check", layout=widgets.Layout(width="auto"))
@@ -410,7 +417,7 @@ class TestBench(widgets.VBox):
                              + "".join(f'<p style="margin:6px 0;font-size:15px">{_e(d)}</p>' for d in drops))
         text = "; ".join(f"{_SHORT[o]} {percent(r)} ({'trained with' if lab.trained.get(o) else 'new'})"
                          for o, r in results.items())
-        _save(self.journal, TEST_KEY, f"After {lab.games} training games: {text}.", "result")
+        _save(self.session, TEST_KEY, f"After {lab.games} training games: {text}.", "result")
         return results
 
 
@@ -418,7 +425,8 @@ class CopyLab(widgets.VBox):
     """The computer learns to copy the student's moves (lesson 10, part 2).
 
     Args:
-        journal: the lesson's Journal (the copy's result is saved there), or None.
+        session: the page's PageSession (the copy's result is saved there), or None
+            (``journal=``: its old name, with a DeprecationWarning until tokens-edu 0.4.0).
         seed: the game's seed, the copy's and its games'.
         decks: (the student's deck, the computer's deck) as indexes into ``starter_decks()``.
         rounds: learning rounds (see ``learn_from_examples``).
@@ -432,10 +440,14 @@ class CopyLab(widgets.VBox):
         teach_button, watch_button, result, moves, habits_html, message.
     """
 
-    def __init__(self, journal=None, seed: int = 10, decks: tuple[int, int] = (0, 7), rounds: int = 150):
+    journal = journal_alias()
+
+    def __init__(self, session=None, seed: int = 10, decks: tuple[int, int] = (0, 7), rounds: int = 150, *,
+                 journal=None):
+        session = given_session(session, journal, "CopyLab")
         super().__init__()
         self.add_class("tokens-copy-lab")
-        self.journal, self.seed, self.rounds = journal, seed, rounds
+        self.session, self.seed, self.rounds = session, seed, rounds
         all_decks = starter_decks()
         self.decks = (all_decks[decks[0]], all_decks[decks[1]])
         game = Game.new(self.decks[0], self.decks[1], seed=seed, names=("You", "Computer"))
@@ -506,7 +518,7 @@ class CopyLab(widgets.VBox):
         self.moves.value = (f'<details><summary style="cursor:pointer"><strong>Your moves it learned from '
                             f'({n})</strong></summary><ol>{lines}</ol>{more}</details>')
         self.habits_html.value = ""
-        _save(self.journal, COPY_KEY, f"The copy learned from {n} moves and picks the same move in about "
+        _save(self.session, COPY_KEY, f"The copy learned from {n} moves and picks the same move in about "
                                         f"{percent(agree)} of them (before learning: {percent(before)}).", "result")
         return table
 

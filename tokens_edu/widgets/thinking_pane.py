@@ -51,7 +51,7 @@ from ..players.learning import WIN_POINTS
 from ..players.thinking import describe, mask
 
 from ..players.search import SearchBot
-from ..store.journal import query_known, query_string
+from ..session import query_known, query_string
 
 __all__ = ["ThinkingPane", "HintPane", "hints_allowed", "GUESSES", "HINT_ITERATIONS", "MESSAGES"]
 

@@ -1,14 +1,21 @@
-"""Whose work a lesson widget saves: the page's student, for the labs and exit questions.
+"""Whose work a lesson widget saves: the page's session, for the labs and exit questions.
+
+Every widget that saves takes the page's :class:`~tokens_edu.session.PageSession` as ``session=``
+(:func:`given_session`; the old ``journal=`` still works with a DeprecationWarning until
+tokens-edu 0.4.0) and saves through the session's store with the session's writer::
+
+    writer = ensure_student(self.session, self.name_box)          # a Writer, or ValueError
+    self.session.store.responses.save(writer, self.session.lesson, key, text, kind="exit")
 
 A Discuss box asks for a name before it saves (or takes it from the login or the class-roster
 code). The learning lessons save other work too: drawings, predictions, results, exit answers.
-They use the same name, in the same order of strength (see :mod:`tokens_edu.store.identity`):
+They use the same name, in the same order of strength (see :mod:`tokens_edu.session.page`):
 
-1. the journal's student (a JupyterHub login, a class-roster code, a name given in code, or a
-   name typed in any box of the page: one journal per page, so a name typed once counts for
+1. the session's student (a JupyterHub login, a class-roster code, a name given in code, or a
+   name typed in any box of the page: one session per page, so a name typed once counts for
    every box);
 2. with a class roster and no code yet: nothing is saved, and the student reads
-   :data:`~tokens_edu.store.identity.CODE_NEEDED`;
+   :data:`~tokens_edu.session.CODE_NEEDED`;
 3. else a name typed in the widget's own name box, or the page's ``?student=`` (the same name
    the Discuss box would prefill). It is a *typed* name: it never shows anyone's saved work.
 
@@ -24,15 +31,48 @@ import logging
 
 import ipywidgets as widgets
 
+from .. import _moved
 from ..content.names import clean_name
-from ..store.identity import CODE_NEEDED, student_from_query
+from ..session import CODE_NEEDED, NO_NAME, PageSession, student_from_query
+from ..store import Writer
+from ..store.db import Saved
 
-__all__ = ["name_box", "ensure_student", "NO_NAME"]
+__all__ = ["given_session", "journal_alias", "name_box", "ensure_student", "page_writer", "saved_response",
+           "save_response", "NO_NAME"]
 
 log = logging.getLogger(__name__)
 
-#: What a student reads when the page has no name at all.
-NO_NAME = "Type your name first, then save."
+
+def given_session(session=None, journal=None, owner: str = "The widget") -> PageSession | None:
+    """The page's session a widget was given: ``session``, or the old ``journal`` argument
+    (a DeprecationWarning naming the release that removes it).
+
+    Args:
+        session: a :class:`~tokens_edu.session.PageSession`, or None.
+        journal: the old argument's value (a ``Journal`` is a PageSession), or None.
+        owner: the widget's name, for the warning.
+
+    Raises:
+        ValueError: the value is not a PageSession (plain words).
+    """
+    if journal is not None:
+        _moved.warn_moved(f"{owner}(journal=...)", f"{owner}(session=...)", stacklevel=4)
+        if session is None:
+            session = journal
+    if session is not None and not isinstance(session, PageSession):
+        raise ValueError(f"{owner} saves through the page's session: give session=PageSession(lesson).")
+    return session
+
+
+def journal_alias() -> property:
+    """The old ``journal`` attribute of a widget that now keeps ``session``: a read-only property
+    that warns (DeprecationWarning, removed in tokens-edu 0.4.0) and gives :attr:`session`."""
+
+    def journal(self):
+        _moved.warn_moved(f"{type(self).__name__}.journal", f"{type(self).__name__}.session")
+        return self.session
+
+    return property(journal, doc="The old name of ``session`` (removed in tokens-edu 0.4.0).")
 
 
 def _query_name() -> str:
@@ -43,10 +83,10 @@ def _query_name() -> str:
         return ""
 
 
-def name_box(journal) -> widgets.Text | None:
-    """A hidden "Your name:" box for a widget that saves (None without a journal). It shows
+def name_box(session: PageSession | None) -> widgets.Text | None:
+    """A hidden "Your name:" box for a widget that saves (None without a session). It shows
     when :func:`ensure_student` finds no name anywhere."""
-    if journal is None:
+    if session is None:
         return None
     box = widgets.Text(value="", placeholder="Type your name", description="Your name:",
                        style={"description_width": "initial"},
@@ -55,22 +95,25 @@ def name_box(journal) -> widgets.Text | None:
     return box
 
 
-def ensure_student(journal, box: widgets.Text | None = None) -> str:
-    """Make sure ``journal`` knows whose work it saves; return the name.
+def ensure_student(session: PageSession | None, box: widgets.Text | None = None) -> Writer:
+    """Make sure ``session`` knows whose work it saves; return the writer a store call takes.
 
     Args:
-        journal: the page's Journal. box: the widget's own name box (see :func:`name_box`), or None.
+        session: the page's session. box: the widget's own name box (see :func:`name_box`), or None.
+
+    Returns:
+        Writer: ``session.writer()`` (name, trusted, browser).
 
     Raises:
-        ValueError: no journal, a class roster and no code yet, no name anywhere (the box, if
-            any, is shown then), or a name the journal refuses (too long...), in plain words.
-            The journal is unchanged then.
+        ValueError: no session, a class roster and no code yet, no name anywhere (the box, if
+            any, is shown then), or a name the session refuses (too long...), in plain words.
+            The session is unchanged then.
     """
-    if journal is None:
+    if session is None:
         raise ValueError("This page has nowhere to save.")
-    if journal.student:
-        return journal.student
-    if getattr(journal, "roster_in_use", False):
+    if session.student:
+        return session.writer()
+    if session.roster_in_use:
         raise ValueError(CODE_NEEDED)
     typed = clean_name(box.value) if box is not None else ""
     typed = typed or clean_name(_query_name())
@@ -78,5 +121,43 @@ def ensure_student(journal, box: widgets.Text | None = None) -> str:
         if box is not None:
             box.layout.display = None  # now the student needs it
         raise ValueError(NO_NAME)
-    journal.student = typed
-    return journal.student
+    session.student = typed
+    return session.writer()
+
+
+def page_writer(session: PageSession | None) -> Writer | None:
+    """The writer whose saved work the page may read back now, or None (no session, no name
+    yet, or a typed name in a class that uses codes). Reads nothing from the page but what
+    :attr:`~tokens_edu.session.PageSession.student` reads."""
+    if session is None or not session.student:
+        return None
+    try:
+        return session.writer()
+    except ValueError:
+        return None
+
+
+def save_response(session: PageSession | None, key: str, answer: str, kind: str,
+                  correct: bool | None = None, box: widgets.Text | None = None) -> str:
+    """Save one response of the page's student (:meth:`tokens_edu.store.Responses.save`).
+
+    Returns:
+        str: the response's id.
+
+    Raises:
+        ValueError: no session, no name yet, a bad answer, saving too often, or the store refused
+            (plain words).
+    """
+    writer = ensure_student(session, box)
+    return session.store.responses.save(writer, session.lesson, key, answer, kind=kind, correct=correct)
+
+
+def saved_response(session: PageSession | None, key: str) -> Saved | None:
+    """The page's student's latest response to ``key`` in the session's lesson, or None (no
+    session or no name yet).
+
+    Raises:
+        JournalUnavailable: the store cannot be read now.
+    """
+    writer = page_writer(session)
+    return session.store.responses.latest(writer, session.lesson, key) if writer is not None else None

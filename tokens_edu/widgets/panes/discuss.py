@@ -1,5 +1,5 @@
 """The Discuss area under the card table: each card deployed in the game offers its Discuss
-question, saved to the lesson's journal (a :class:`~tokens_edu.widgets.DiscussBox` per card).
+question, saved through the page session (a :class:`~tokens_edu.widgets.DiscussBox` per card).
 
 Nothing a student writes is discarded or hidden by the game (issue 21 part 3): a newly deployed
 card is **offered, not forced**, while the box on screen holds words that are not saved (typed
@@ -39,8 +39,9 @@ class DiscussArea:
     """The Discuss questions of the cards deployed in a game.
 
     Args:
-        view: the GameView (for ``guard``). journal: the Journal answers go to; None: no
-            Discuss area (nothing is shown). hot_seat: two students share the screen.
+        view: the GameView (for ``guard``). session: the page's
+            :class:`~tokens_edu.session.PageSession` answers go through; None: no Discuss area
+            (nothing is shown). hot_seat: two students share the screen.
 
     Attributes:
         box: the area (hidden until a card is deployed). pick: the ``Dropdown`` of deployed
@@ -50,8 +51,8 @@ class DiscussArea:
         deployed: the cards deployed, oldest first (each once).
     """
 
-    def __init__(self, view, journal, hot_seat: bool = False):
-        self.view, self.journal = view, journal
+    def __init__(self, view, session, hot_seat: bool = False):
+        self.view, self.session = view, session
         self.boxes: dict[str, DiscussBox] = {}
         self.deployed: list[str] = []
         self.shown: str | None = None
@@ -93,7 +94,7 @@ class DiscussArea:
         if name in self.deployed:
             self.deployed.remove(name)
         self.deployed.append(name)
-        if self.journal is None:
+        if self.session is None:
             return
         self.box.layout.display = None
         keep = self.shown is not None and self.boxes[self.shown].unsaved and self.shown != name
@@ -123,11 +124,11 @@ class DiscussArea:
 
     def show(self, name: str) -> None:
         """Show the question of ``name`` (a deployed card); the other boxes stay in the page, hidden."""
-        if self.journal is None:
+        if self.session is None:
             return
         box = self.boxes.get(name)
         if box is None:
-            box = DiscussBox(load_cards()[name], self.journal)
+            box = DiscussBox(load_cards()[name], self.session)
             self.boxes[name] = box
             self.slot.children = tuple(self.slot.children) + (box,)
         for other in self.boxes.values():

@@ -33,10 +33,11 @@ from . import _compiled
 
 _compiled.activate()
 
+import importlib  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
+
 from . import _moved  # noqa: E402
-from .content.cards import Card, CardPool, card_picture, load_cards
-from .content.decks import Deck, starter_decks
-from .errors import (
+from .errors import (  # noqa: E402
     CardDataError,
     DeckError,
     IllegalAction,
@@ -44,12 +45,36 @@ from .errors import (
     ScenarioError,
     TokensError,
 )
-from .game.actions import Action
-from .game.game import BoardCard, Game, LogEvent, Observation
-from .lab.simulation import balance_matrix, first_player_advantage, matchups, simulate
-from .lab.tournaments import tournament
-from .lab.training import train, train_batches
-from .present.render import print_sheet, render_card
+
+#: The package's public names and the module each comes from. ``import tokens_edu`` imports
+#: none of them: each module loads the first time one of its names is read (PEP 562's module
+#: ``__getattr__``), so ``import tokens_edu`` and ``tokens-edu --help`` cost only what they use
+#: (no pandas, SQLAlchemy, Tornado or ipywidgets; issue 26). ``from tokens_edu import Game``
+#: works as before. A name added to the package's surface goes here and in ``__all__``.
+_LAZY = {
+    "Card": "content.cards", "CardPool": "content.cards", "load_cards": "content.cards",
+    "card_picture": "content.cards",
+    "Deck": "content.decks", "starter_decks": "content.decks",
+    "Action": "game.actions",
+    "Game": "game.game", "Observation": "game.game", "BoardCard": "game.game", "LogEvent": "game.game",
+    "render_card": "present.render", "print_sheet": "present.render",
+    "simulate": "lab.simulation", "balance_matrix": "lab.simulation",
+    "first_player_advantage": "lab.simulation", "matchups": "lab.simulation",
+    "train": "lab.training", "train_batches": "lab.training",
+    "tournament": "lab.tournaments",
+    "NextWordModel": "lab.language",
+}
+
+if TYPE_CHECKING:  # what the names are, for type checkers and editors (nothing runs here)
+    from .content.cards import Card, CardPool, card_picture, load_cards
+    from .content.decks import Deck, starter_decks
+    from .game.actions import Action
+    from .game.game import BoardCard, Game, LogEvent, Observation
+    from .lab.language import NextWordModel
+    from .lab.simulation import balance_matrix, first_player_advantage, matchups, simulate
+    from .lab.tournaments import tournament
+    from .lab.training import train, train_batches
+    from .present.render import print_sheet, render_card
 
 __all__ = [
     "Card", "CardPool", "load_cards", "card_picture",
@@ -66,19 +91,21 @@ __version__ = "0.2.0"
 _moved.install()
 
 
-#: Public names loaded only when first used: name -> the module that holds it.
-_LAZY = {"NextWordModel": "tokens_edu.lab.language"}
-
-
 def __getattr__(name: str):
-    """``tokens_edu.plots`` and ``tokens_edu.env`` (and the other old module names) without
-    importing them first: matplotlib and PettingZoo load only when asked for; the names of
-    :data:`_LAZY` (``tokens_edu.NextWordModel``) likewise."""
-    if name in _LAZY:
-        import importlib  # noqa: PLC0415  (loaded only when the name is asked for)
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
+    """A public name (:data:`_LAZY`) from its module, imported now and kept; or one of the old
+    module names (``tokens_edu.plots``, ``tokens_edu.env``...) without importing it first:
+    matplotlib and PettingZoo load only when asked for."""
+    where = _LAZY.get(name)
+    if where is not None:
+        value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
+        globals()[name] = value  # read once: later reads are plain attribute reads
+        return value
     module = _moved.old_attribute(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return module
+
+
+def __dir__() -> list[str]:
+    """The module's names, the public names not imported yet included."""
+    return sorted(set(globals()) | set(__all__))

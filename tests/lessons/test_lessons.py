@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from tokens_edu import Game
+from tokens_edu import Action, Game
 from tokens_edu.widgets import DiscussBox, GameView
 from tokens_edu.widgets.game_view import NewGamePanel
 from notebooks import GUIDE_PAGE, LESSONS, LESSON_PAGES, NOTEBOOKS, ROOT, SCENARIOS, START_PAGE, code_cells, load, run_notebook  # noqa: F401
@@ -155,8 +155,8 @@ def test_lesson_07_shows_the_search_bots_thinking_and_offers_hints():
         else:
             view.hint.button.click()
             pick = view.hint.table["option"].iloc[0]
-            assert pick in view.buttons
-            view.buttons[pick].click()
+            assert Action.parse(pick) in view.buttons
+            view.buttons[Action.parse(pick)].click()
     assert view.thinking.tables and view.thinking.guessed >= 1
     assert all(1 <= len(table) <= 5 for _, table in view.thinking.tables)
     assert any(table["games"].sum() > 0 for _, table in view.thinking.tables)  # it searched
@@ -185,14 +185,14 @@ def on_board(view: GameView, owner: int, card: str) -> dict | None:
 def test_lesson_02_deploy_tax_train_and_data_comes_back():
     view = play("02-train-and-pay.yaml")
     assert players(view)["Data ready"] == 2 and players(view)["Systems"] == 2
-    assert "deploy Neural Network" not in view.buttons  # 2 + 1 tax = 3 (R10)
-    assert "deploy Chatbot" in view.buttons  # 1 + 1 tax = 2
-    view.buttons["train Chatbot"].click()
+    assert Action.parse("deploy Neural Network") not in view.buttons  # 2 + 1 tax = 3 (R10)
+    assert Action.parse("deploy Chatbot") in view.buttons  # 1 + 1 tax = 2
+    view.buttons[Action.parse("train Chatbot")].click()
     assert players(view)["Data ready"] == 3
-    view.buttons["deploy Neural Network"].click()
+    view.buttons[Action.parse("deploy Neural Network")].click()
     assert players(view)["Data ready"] == 0
     assert on_board(view, 0, "Neural Network")["New"]
-    view.buttons["end turn"].click()
+    view.buttons[Action.parse("end turn")].click()
     for _ in range(50):
         if view.game.to_act == 0:
             break
@@ -216,9 +216,9 @@ def computer_turn(view: GameView) -> list[str]:
 def test_lesson_03_scoring_exposes_you():
     """Part 1: after Ada Tasks, GreedyBot Audits the sideways Classifier; without it, it can't."""
     view = play("03-task-exposes.yaml")
-    view.buttons["task Classifier"].click()
+    view.buttons[Action.parse("task Classifier")].click()
     assert view.game.tokens == (8, 6) and on_board(view, 0, "Classifier")["Sideways"]
-    view.buttons["end turn"].click()
+    view.buttons[Action.parse("end turn")].click()
     moves = computer_turn(view)
     assert "audit Supervised Learning -> Classifier" in moves
     assert on_board(view, 0, "Classifier") is None  # 3 Flags on TRU 2: Deprecated (R14, R15)
@@ -231,7 +231,7 @@ def test_lesson_03_scoring_exposes_you():
     view.undo_button.click()
     view.undo_button.click()
     assert view.game.history == () and view.game.tokens == (6, 6)
-    view.buttons["end turn"].click()
+    view.buttons[Action.parse("end turn")].click()
     moves = computer_turn(view)
     assert not any(m.startswith("audit") for m in moves)  # an upright System can't be Audited
     assert "task Supervised Learning" in moves
@@ -243,30 +243,30 @@ def test_lesson_03_scoring_exposes_you():
 
 def test_lesson_03_the_seed_audit():
     view = play("03-audit.yaml")
-    view.buttons["audit Neural Network -> Explainability"].click()
+    view.buttons[Action.parse("audit Neural Network -> Explainability")].click()
     assert on_board(view, 1, "Explainability") is None
     assert on_board(view, 0, "Neural Network")["Flags"] == 1
-    assert "audit Neural Network -> Explainability" not in view.buttons
+    assert Action.parse("audit Neural Network -> Explainability") not in view.buttons
 
 
 def test_lesson_04_fast_tracked():
     view = play("04-fast-tracked.yaml")
-    view.buttons["deploy Chatbot"].click()
-    view.buttons["deploy Agent"].click()
-    assert "task Agent" in view.buttons
-    assert "task Chatbot" not in view.buttons
+    view.buttons[Action.parse("deploy Chatbot")].click()
+    view.buttons[Action.parse("deploy Agent")].click()
+    assert Action.parse("task Agent") in view.buttons
+    assert Action.parse("task Chatbot") not in view.buttons
 
 
 def test_lesson_04_highly_trusted():
     view = play("04-highly-trusted.yaml")
-    assert "audit Neural Network -> Decision Tree" not in view.buttons
+    assert Action.parse("audit Neural Network -> Decision Tree") not in view.buttons
     assert "Highly Trusted" in view.game.explain("audit Neural Network -> Decision Tree")
-    assert "audit Accountability -> Decision Tree" in view.buttons
+    assert Action.parse("audit Accountability -> Decision Tree") in view.buttons
 
 
 def test_lesson_04_adversarial_hits_back():
     view = play("04-adversarial.yaml")
-    view.buttons["audit Supervised Learning -> GAN"].click()
+    view.buttons[Action.parse("audit Supervised Learning -> GAN")].click()
     assert on_board(view, 1, "GAN") is None
     assert on_board(view, 0, "Supervised Learning") is None  # 3 + 1 Flags on TRU 3
 
@@ -275,7 +275,7 @@ def test_lesson_04_adversarial_hits_back():
 def test_lesson_04_legacy(tool, draws):
     view = play("04-legacy.yaml")
     hand = players(view)["Hand"]
-    view.buttons[f"deploy Outdated -> {tool}"].click()
+    view.buttons[Action.parse(f"deploy Outdated -> {tool}")].click()
     assert on_board(view, 1, tool) is None
     assert players(view)["Hand"] == hand - 1 + draws
 
@@ -283,16 +283,16 @@ def test_lesson_04_legacy(tool, draws):
 def test_lesson_04_big_data():
     view = play("04-big-data.yaml")
     assert players(view)["Data ready"] == 0
-    view.buttons["deploy Training Data with Big Data Supervised Learning"].click()
+    view.buttons[Action.parse("deploy Training Data with Big Data Supervised Learning")].click()
     assert on_board(view, 0, "Supervised Learning")["Sideways"]
     assert players(view)["Training Set"] == 2
-    assert "task Supervised Learning" not in view.buttons
+    assert Action.parse("task Supervised Learning") not in view.buttons
 
 
 def test_lesson_08_ambiguous_input_stops_the_win():
     """Without the Action the computer Tasks to 15 and wins; with it, it can't Task (R19)."""
     view = play("08-ambiguous.yaml")
-    view.buttons["end turn"].click()
+    view.buttons[Action.parse("end turn")].click()
     for _ in range(50):
         if view.game.over:
             break
@@ -300,8 +300,8 @@ def test_lesson_08_ambiguous_input_stops_the_win():
     assert view.game.over and view.game.winner == 1 and view.game.tokens[1] == 15
 
     view = play("08-ambiguous.yaml")
-    view.buttons["deploy Ambiguous Input -> Classifier"].click()
-    view.buttons["end turn"].click()
+    view.buttons[Action.parse("deploy Ambiguous Input -> Classifier")].click()
+    view.buttons[Action.parse("end turn")].click()
     moves = computer_turn(view)
     assert not view.game.over and view.game.tokens[1] == 13
     assert "task Classifier" not in moves
@@ -311,15 +311,15 @@ def test_lesson_09_a_tool_wins_the_fight():
     """Deploy CUDA with no target, use it on Supervised Learning, then the Audit knocks out
     Accountability (R17); a plain Audit leaves it at 3 Flags."""
     view = play("09-tools.yaml")
-    assert "deploy CUDA" in view.buttons and not any(b.startswith("deploy CUDA ->") for b in view.buttons)
-    view.buttons["audit Supervised Learning -> Accountability"].click()
+    assert Action.parse("deploy CUDA") in view.buttons and not any(str(b).startswith("deploy CUDA ->") for b in view.buttons)
+    view.buttons[Action.parse("audit Supervised Learning -> Accountability")].click()
     assert on_board(view, 1, "Accountability")["Flags"] == 3
     view.undo_button.click()
-    view.buttons["deploy CUDA"].click()
-    view.buttons["use CUDA -> Supervised Learning"].click()
+    view.buttons[Action.parse("deploy CUDA")].click()
+    view.buttons[Action.parse("use CUDA -> Supervised Learning")].click()
     assert on_board(view, 0, "Supervised Learning")["CAP"] == 4
-    assert "use CUDA -> Supervised Learning" not in view.buttons  # {E}: once per turn
-    view.buttons["audit Supervised Learning -> Accountability"].click()
+    assert Action.parse("use CUDA -> Supervised Learning") not in view.buttons  # {E}: once per turn
+    view.buttons[Action.parse("audit Supervised Learning -> Accountability")].click()
     assert on_board(view, 1, "Accountability") is None
     assert on_board(view, 0, "Supervised Learning")["Flags"] == 2
 
@@ -328,26 +328,26 @@ def test_lesson_09_an_action_hits_an_upright_system():
     view = play("09-target.yaml")
     assert not on_board(view, 1, "GAN")["Sideways"]
     assert "upright" in view.game.explain("audit Chatbot -> GAN")
-    view.buttons["deploy Bias in Data -> GAN"].click()
+    view.buttons[Action.parse("deploy Bias in Data -> GAN")].click()
     assert on_board(view, 1, "GAN") is None
 
 
 def test_lesson_09_the_tax_drops_back_after_a_deprecation():
     view = play("09-tax-drops.yaml")
-    assert "deploy Supervised Learning" not in view.buttons  # 2 + 2 tax = 4 > 3 (R10)
-    view.buttons["audit Neural Network -> Predictor"].click()
+    assert Action.parse("deploy Supervised Learning") not in view.buttons  # 2 + 2 tax = 4 > 3 (R10)
+    view.buttons[Action.parse("audit Neural Network -> Predictor")].click()
     assert on_board(view, 0, "Neural Network") is None and on_board(view, 1, "Predictor") is None
     assert players(view)["Systems"] == 2 and players(view)["Data ready"] == 3
-    view.buttons["deploy Supervised Learning"].click()  # now 2 + 1 = 3
+    view.buttons[Action.parse("deploy Supervised Learning")].click()  # now 2 + 1 = 3
     assert players(view)["Data ready"] == 0
 
 
 def test_lesson_09_big_data_3():
     view = play("09-big-data-3.yaml")
-    assert "deploy ImageNet with Big Data Fine-Tuning" in view.buttons
-    assert "deploy ImageNet with Big Data Classifier" not in view.buttons
+    assert Action.parse("deploy ImageNet with Big Data Fine-Tuning") in view.buttons
+    assert Action.parse("deploy ImageNet with Big Data Classifier") not in view.buttons
     assert "Cost 3" in view.game.explain("deploy ImageNet with Big Data Classifier")
-    view.buttons["deploy ImageNet with Big Data Fine-Tuning"].click()
+    view.buttons[Action.parse("deploy ImageNet with Big Data Fine-Tuning")].click()
     assert players(view)["Training Set"] == 3 and on_board(view, 0, "Fine-Tuning")["Sideways"]
 
 
@@ -356,7 +356,7 @@ def test_lesson_09_out_of_fresh_data():
     view = play("09-out-of-cards.yaml")
     before = players(view)
     assert before["Deck"] == 0 and before["Discard"] == 4 and before["Tokens"] == 9
-    view.buttons["use Python"].click()
+    view.buttons[Action.parse("use Python")].click()
     after = players(view)
     assert after["Tokens"] == 8 and after["Deck"] == 3 and after["Discard"] == 0
     assert after["Hand"] == before["Hand"] + 1

@@ -25,7 +25,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from tokens_edu import Game
+from tokens_edu import Action, Game
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "page-frozen.json.gz"
@@ -42,8 +42,7 @@ class ScriptBot:
         self.actions = actions
 
     def choose(self, game):
-        want = self.actions[len(game.history)]
-        return next(a for a in game.legal_actions() if str(a) == want)
+        return game.legal_action(self.actions[len(game.move_stack)])
 
 
 def _digest(obj) -> str:
@@ -103,7 +102,7 @@ def play(record: dict, seating: str, tables_every: int = 1):
             view.reveal_button.click()
             yield "reveal", snapshot(view)
         text = actions[len(game.history)]
-        view.buttons[text].click()
+        view.buttons[Action.parse(text)].click()  # the record's text, read at the edge
         assert game.history[-1] == text
         yield f"click: {text}", snapshot(view)
     # the replay pane steps through a copy: from the start, two moves forward, back to now

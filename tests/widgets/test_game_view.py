@@ -14,10 +14,12 @@ from pathlib import Path
 import ipywidgets as widgets
 import pytest
 
-from tokens_edu import Game, starter_decks
+from tokens_edu import Action, Game, starter_decks
 from tokens_edu.players import GreedyBot, RandomBot
 from tokens_edu.widgets import GameView
 from tokens_edu.widgets.game_view import NewGamePanel
+
+A = Action.parse  # a move as a test writes it
 from views import SECRET, tree, tree_state
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "lessons" / "scenarios"
@@ -73,7 +75,8 @@ def test_offers_exactly_the_legal_moves_tied_to_their_cards():
     game = scenario("03-audit")
     view = GameView(game, seats=("human", "greedy"))
     legal = [str(a) for a in game.legal_actions()]
-    assert list(view.buttons) == legal
+    assert list(view.buttons) == game.legal_actions()
+    assert all(view.buttons[a].action.move == a.move for a in game.legal_actions())
     moves = {m["t"]: m for m in state(view)["moves"]}
     assert list(moves) == legal
     assert moves["train Sensor"]["c"] == "hand:Sensor" and moves["train Sensor"]["label"] == "Train"
@@ -114,7 +117,7 @@ def test_task_scores_tokens():
     game = scenario("03-task-exposes")
     view = GameView(game, seats=("human", "greedy"))
     before = game.tokens[0]
-    view.buttons["task Classifier"].click()
+    view.buttons[A("task Classifier")].click()
     assert game.tokens[0] == before + 2
     bottom = state(view)["sides"][1]
     assert bottom["you"] and bottom["tokens"] == before + 2
@@ -125,14 +128,14 @@ def test_train_then_deploy_pays_the_deploy_tax():
     """R8-R10: with 2 Systems, Neural Network costs 3; train once to afford it."""
     game = scenario("02-train-and-pay")
     view = GameView(game, seats=("human", "greedy"))
-    assert "deploy Neural Network" not in view.buttons
+    assert A("deploy Neural Network") not in view.buttons
     view.explain_text.value = "deploy Neural Network"
     view.explain_button.click()
     assert "deploy Neural Network" in view.explain_out.value and "3" in view.explain_out.value
-    view.buttons["train Chatbot"].click()
+    view.buttons[A("train Chatbot")].click()
     assert state(view)["sides"][1]["ts_ready"] == 3
-    assert not any(t.startswith("train ") for t in view.buttons)  # once per turn (R8)
-    view.buttons["deploy Neural Network"].click()
+    assert not any(a.kind == "train" for a in view.buttons)  # once per turn (R8)
+    view.buttons[A("deploy Neural Network")].click()
     assert state(view)["sides"][1]["ts_ready"] == 0
     assert card(view, "Neural Network")["new"]
 
@@ -140,8 +143,8 @@ def test_train_then_deploy_pays_the_deploy_tax():
 def test_a_stale_button_shows_the_rule_and_changes_nothing():
     game = scenario("03-audit")
     view = GameView(game, seats=("human", "greedy"))
-    stale = view.buttons["deploy Sensor"]
-    view.buttons["train Sensor"].click()  # Sensor leaves the hand
+    stale = view.buttons[A("deploy Sensor")]
+    view.buttons[A("train Sensor")].click()  # Sensor leaves the hand
     history = game.history
     stale.click()
     assert game.history == history
@@ -159,7 +162,7 @@ def test_a_failing_callback_shows_a_friendly_message_and_logs(monkeypatch, caplo
 
     monkeypatch.setattr(game, "apply", broken)
     with caplog.at_level(logging.ERROR, logger="tokens_edu.widgets.game_view"):
-        view.buttons["task Neural Network"].click()
+        view.buttons[A("task Neural Network")].click()
     text = state(view)["note"]["text"]
     assert "Oops" in text and "Nothing was lost" in text and "engine exploded" not in text
     assert any(r.exc_info for r in caplog.records)
@@ -201,8 +204,8 @@ def test_the_computers_hand_deck_and_look_never_reach_the_page(wire):
     """The computer uses Tensor (looks at its top card, R22): the student reads a neutral line."""
     game = Game.from_scenario(SECRET)
     view = GameView(game, seats=("human", ScriptBot("use Tensor")), autoplay=False)
-    view.buttons["train Sensor"].click()
-    view.buttons["end turn"].click()
+    view.buttons[A("train Sensor")].click()
+    view.buttons[A("end turn")].click()
     view.next_button.click()  # the computer uses Tensor: it must choose now
     assert game.to_act == 1 and game.pending and "Fairness Check" in game.pending
     assert state(view)["prompt"] == ("The computer looks at the top card of its deck (Tensor) "
@@ -238,7 +241,7 @@ def test_the_chooser_reads_their_own_look_prompt():
     sc["players"][0]["tools"] = [{"card": "Tensor"}]
     game = Game.from_scenario(sc)
     view = GameView(game, seats=("human", "greedy"))
-    view.buttons["use Tensor"].click()
+    view.buttons[A("use Tensor")].click()
     assert "Chatbot" in state(view)["prompt"]  # Ada looks at her own top card
     assert {m["k"] for m in state(view)["moves"]} == {"choose"}
 
@@ -253,11 +256,11 @@ def test_hot_seat_cover_hides_both_hands_and_prompts_until_the_right_player_reve
     for secret in ("Sensor", "Neuron", "Mandatory Recall", "Informed Consent"):
         assert secret not in tree_state(view)
     view.reveal_button.click()
-    assert view.viewer() == 0 and "end turn" in view.buttons and state(view)["cover"] is None
+    assert view.viewer() == 0 and A("end turn") in view.buttons and state(view)["cover"] is None
     assert "Sensor" in json.dumps(state(view)["hand"])
     view.explain_text.value = "deploy Neuron"
     view.explain_button.click()
-    view.buttons["end turn"].click()
+    view.buttons[A("end turn")].click()
     assert view.viewer() is None and view.buttons == {}
     assert state(view)["cover"]["title"] == "Pass the screen to Bo."
     assert state(view)["seat"] == 1  # Bo's side is drawn at the bottom, his hand not shown yet
@@ -295,7 +298,7 @@ def test_hot_seat_look_prompt_is_neutral_for_the_covered_seat():
     game = Game.from_scenario(sc)
     view = GameView(game, seats=("human", "human"))
     view.reveal_button.click()
-    view.buttons["use Tensor"].click()
+    view.buttons[A("use Tensor")].click()
     assert game.to_act == 0 and "Chatbot" in state(view)["prompt"]
     bo_reads = view.match.prompt(1)  # what Bo would read: who looks, never the card (R22)
     assert bo_reads == "Ada looks at the top card of their deck (Tensor) and may put it on the bottom."
@@ -358,7 +361,7 @@ def test_next_makes_exactly_one_bot_move(bot):
     game = scenario("03-audit")
     view = GameView(game, seats=("human", bot), autoplay=False)
     assert not view.next_button.shown and view.next_button.disabled
-    view.buttons["end turn"].click()
+    view.buttons[A("end turn")].click()
     assert game.to_act == 1 and view.buttons == {}
     assert view.next_button.shown and not view.next_button.disabled
     n = len(game.history)
@@ -371,7 +374,7 @@ def test_autoplay_steps_one_move_per_page_timer_and_ignores_stale_steps():
     game = scenario("03-audit")
     view = GameView(game, seats=("human", FirstBot()), delay_ms=300)
     assert state(view)["autoplay"] and state(view)["delay"] == 300
-    view.buttons["end turn"].click()
+    view.buttons[A("end turn")].click()
     st = state(view)
     assert st["bot"] and not st["paused"] and not view.next_button.shown  # plays by itself
     assert st["status"] == "The computer is playing…"
@@ -390,8 +393,8 @@ def test_autoplay_steps_one_move_per_page_timer_and_ignores_stale_steps():
 def test_the_computers_moves_are_highlighted_on_the_table():
     game = scenario("03-task-exposes")
     view = GameView(game, seats=("human", "greedy"))
-    view.buttons["task Classifier"].click()
-    view.buttons["end turn"].click()
+    view.buttons[A("task Classifier")].click()
+    view.buttons[A("end turn")].click()
     view.match.play_bot_turn()
     view._refresh()
     view._push()
@@ -409,7 +412,7 @@ def test_the_computers_face_down_train_lights_up_its_training_set_never_a_card()
     sc["players"][1]["hand"] = ["Sensor"]
     sc["players"][1]["deck"] = ["Agent", "Agent", "Search Tree"]  # nothing it can deploy
     view = GameView(Game.from_scenario(sc), seats=("human", "greedy"))
-    view.buttons["end turn"].click()
+    view.buttons[A("end turn")].click()
     moves = [str(a) for a in view.match.play_bot_turn()]
     assert "train Sensor" in moves[-3:], moves  # among the moves the table lights up
     view._refresh()
@@ -434,13 +437,13 @@ def test_undo_against_the_computer_takes_back_only_this_turns_own_moves():
     game = scenario("03-audit")
     view = GameView(game, seats=("human", FirstBot()))
     assert view.undo_button.disabled
-    view.buttons["train Sensor"].click()
-    view.buttons["task Neural Network"].click()
+    view.buttons[A("train Sensor")].click()
+    view.buttons[A("task Neural Network")].click()
     assert view.match.undo_count() == 2 and state(view)["undo"] == 2
     view.undo_button.click()
     assert game.history == () and game.tokens == (6, 8)
-    view.buttons["task Neural Network"].click()
-    view.buttons["end turn"].click()
+    view.buttons[A("task Neural Network")].click()
+    view.buttons[A("end turn")].click()
     view.match.play_bot_turn()
     assert game.to_act == 0
     view._refresh()
@@ -454,10 +457,10 @@ def test_turn_undo_stops_at_a_move_that_showed_a_card():
     sc = json.loads(json.dumps(SECRET))
     sc["players"][0]["tools"] = [{"card": "Tensor"}]
     view = GameView(Game.from_scenario(sc), seats=("human", "greedy"))
-    view.buttons["train Sensor"].click()
-    view.buttons["use Tensor"].click()  # Ada now knows her top card
-    view.buttons["choose top"].click() if "choose top" in view.buttons else \
-        view.buttons[next(t for t in view.buttons if t.startswith("choose"))].click()
+    view.buttons[A("train Sensor")].click()
+    view.buttons[A("use Tensor")].click()  # Ada now knows her top card
+    view.buttons[A("choose top")].click() if A("choose top") in view.buttons else \
+        view.buttons[next(a for a in view.buttons if a.kind == "choose")].click()
     assert view.match.undo_count() == 1  # the choice, not the look nor the train before it
 
 
@@ -465,9 +468,9 @@ def test_free_undo_goes_back_over_the_computers_turn():
     """Lesson 3 "try it again": the teacher's free undo."""
     game = scenario("03-audit")
     view = GameView(game, seats=("human", FirstBot()), undo="free")
-    view.buttons["task Neural Network"].click()
+    view.buttons[A("task Neural Network")].click()
     key_after_task = game.state_key()
-    view.buttons["end turn"].click()
+    view.buttons[A("end turn")].click()
     view.match.play_bot_turn()
     view._refresh()
     view.undo_button.click()  # takes back the computer's moves and "end turn"
@@ -480,13 +483,13 @@ def test_undo_can_be_turned_off_and_is_off_once_the_game_is_over():
     game = scenario("03-audit")
     view = GameView(game, seats=("human", "greedy"), allow_undo=False)
     assert not view.undo_button.shown and not state(view)["undo_shown"]
-    view.buttons["task Neural Network"].click()
+    view.buttons[A("task Neural Network")].click()
     view.undo_button.click()
     assert game.history == ("task Neural Network",)
     sc = json.loads(json.dumps(SECRET))
     sc["players"][0]["tokens"] = 13
     over = GameView(Game.from_scenario(sc), seats=("human", "greedy"), undo="free")
-    over.buttons["task Neural Network"].click()  # 13 + 2 = 15: Ada wins (R25)
+    over.buttons[A("task Neural Network")].click()  # 13 + 2 = 15: Ada wins (R25)
     assert over.game.over and over.undo_button.disabled
     over.undo_button.click()
     assert over.game.over and "over" in state(over)["note"]["text"]
@@ -496,7 +499,7 @@ def test_hot_seat_undo_never_takes_back_the_opponents_move():
     game = scenario("03-audit")
     view = GameView(game, seats=("human", "human"), undo="free")
     view.reveal_button.click()
-    view.buttons["end turn"].click()
+    view.buttons[A("end turn")].click()
     view.reveal_button.click()
     assert view.undo_button.disabled
     view.undo_button.click()
@@ -512,7 +515,7 @@ def test_match_hooks_run_after_each_move_and_undo_and_a_broken_hook_is_harmless(
     match.on_move.append(lambda m, player, action: 1 / 0)
     match.on_undo.append(lambda m, taken: seen.append(("undo", len(taken))))
     view = GameView(match)
-    view.buttons["task Neural Network"].click()
+    view.buttons[A("task Neural Network")].click()
     view.undo_button.click()
     assert seen == [(0, "task Neural Network"), ("undo", 1)]
     record = match.game.to_record()
@@ -526,13 +529,13 @@ def test_the_end_banner_and_play_again():
     sc["players"][0]["tokens"] = 13
     game = Game.from_scenario(sc)
     view = GameView(game, seats=("human", "greedy"))
-    view.buttons["task Neural Network"].click()
+    view.buttons[A("task Neural Network")].click()
     banner = state(view)["banner"]
     assert banner["won"] and banner["title"] == "You win!" and "Ada 15" in banner["detail"]
     assert view.buttons == {} and view.again_button.shown
     view.again_button.click()
     assert not view.game.over and view.game.history == () and view.game is not game
-    assert state(view)["banner"] is None and "task Neural Network" in view.buttons
+    assert state(view)["banner"] is None and A("task Neural Network") in view.buttons
 
 
 def test_a_whole_game_against_greedybot_by_clicking():
@@ -545,7 +548,7 @@ def test_a_whole_game_against_greedybot_by_clicking():
         if view.match.bot_to_act():
             send(view, type="step")
             continue
-        texts = list(view.buttons)
+        texts = [str(a) for a in view.buttons]
         pick = next((t for t in texts if t.startswith(("task ", "deploy ", "audit "))), None)
         pick = pick or next((t for t in texts if t != "end turn" and not t.startswith("train ")), None)
         pick = pick or next((t for t in texts if t.startswith("train ")), None) or "end turn"
@@ -579,8 +582,8 @@ def test_panes_open_on_demand_with_buttons():
 def test_replay_steps_through_a_copy_on_a_second_table():
     game = scenario("03-audit")
     view = GameView(game, seats=("human", FirstBot()))
-    view.buttons["audit Neural Network -> Explainability"].click()
-    view.buttons["end turn"].click()
+    view.buttons[A("audit Neural Network -> Explainability")].click()
+    view.buttons[A("end turn")].click()
     send(view, type="step")
     key = game.state_key()
     view.pane_buttons["replay"].click()
@@ -619,8 +622,8 @@ def test_no_rule_numbers_reach_students():
         view = GameView(game, seats=("human", "greedy"))
         view.match.play_bot_turn()
         view._refresh()
-        for text in list(view.buttons)[:3]:
-            view.explain_text.value = text
+        for action in list(view.buttons)[:3]:
+            view.explain_text.value = str(action)
             view.explain_button.click()
         text = tree_state(view)
         assert not re.search(r"\(R\d", text), re.search(r".{60}\(R\d.{20}", text).group(0)
@@ -634,14 +637,14 @@ def test_the_mulligan_is_called_a_new_hand_on_screen():
     game = Game.new(decks[0], decks[7], seed=1, names=("Ada", "Bo"))
     view = GameView(game, seats=("human", "human"))
     view.reveal_button.click()
-    view.buttons["go first"].click()
+    view.buttons[A("go first")].click()
     view.reveal_button.click()
     labels = {m["t"]: m for m in state(view)["moves"]}
     assert labels["mulligan"]["label"] == "New hand" and "new hand" in labels["mulligan"]["screen"]
     assert labels["keep"]["label"] == "Keep this hand"
     assert "new hand" in state(view)["step"]
     view.pane_buttons["replay"].click()
-    view.buttons["mulligan"].click()  # the move list and the move words say "new hand" only
+    view.buttons[A("mulligan")].click()  # the move list and the move words say "new hand" only
     view.reveal_button.click()
     assert "new hand" in view.moves_html.value
     st = state(view)
@@ -658,7 +661,7 @@ def test_deploying_a_card_offers_its_discuss_box(tmp_path):
     game = scenario("02-train-and-pay")
     view = GameView(game, seats=("human", "greedy"), journal=journal)
     assert view.discuss_area.layout.display == "none"
-    view.buttons["deploy Chatbot"].click()
+    view.buttons[A("deploy Chatbot")].click()
     assert view.discuss_area.layout.display != "none"
     box = view.discuss_slot.children[0]
     assert "tokens-discuss" in box._dom_classes
@@ -671,7 +674,7 @@ def test_moves_made_outside_the_view_are_picked_up():
     game = scenario("03-audit")
     view = GameView(game, seats=("human", "greedy"))
     game.apply("task Neural Network")
-    view.buttons["end turn"].click()
+    view.buttons[A("end turn")].click()
     assert game.history == ("task Neural Network", "end turn") and game.to_act == 1
 
 
@@ -685,7 +688,7 @@ def test_a_broken_discuss_box_does_not_hide_the_move(monkeypatch, tmp_path):
     monkeypatch.setattr(discuss, "DiscussBox", broken)
     journal = Journal(url=f"sqlite:///{tmp_path}/j.sqlite", student="ana")
     view = GameView(scenario("02-train-and-pay"), seats=("human", "greedy"), journal=journal)
-    view.buttons["deploy Chatbot"].click()
+    view.buttons[A("deploy Chatbot")].click()
     assert card(view, "Chatbot") is not None
     assert "deploys Chatbot" in state(view)["note"]["text"]
 
@@ -702,25 +705,25 @@ def model_card_game() -> Game:
 def test_model_card_choice_of_the_bot_mid_turn():
     game = model_card_game()
     view = GameView(game, seats=("human", FirstBot()), autoplay=False)
-    view.buttons["audit Neural Network -> Explainability"].click()
+    view.buttons[A("audit Neural Network -> Explainability")].click()
     assert game.to_act == 1 and game.active == 0
     assert view.buttons == {} and view.next_button.shown
     assert state(view)["sides"][0]["acting"] and not state(view)["sides"][1]["acting"]
     view.next_button.click()  # FirstBot: "choose yes"
     assert game.to_act == 0 and board_row(game, 1, "Explainability")["Flags"] == 0
-    assert "end turn" in view.buttons
+    assert A("end turn") in view.buttons
 
 
 def test_model_card_choice_in_hot_seat_passes_the_screen():
     game = model_card_game()
     view = GameView(game, seats=("human", "human"))
     view.reveal_button.click()
-    view.buttons["audit Neural Network -> Explainability"].click()
+    view.buttons[A("audit Neural Network -> Explainability")].click()
     assert view.viewer() is None and state(view)["cover"]["title"] == "Pass the screen to Computer."
     view.reveal_button.click()
-    assert set(view.buttons) == {"choose yes", "choose no"}
+    assert set(view.buttons) == {A("choose yes"), A("choose no")}
     assert "Model Card" in state(view)["prompt"]
-    view.buttons["choose no"].click()
+    view.buttons[A("choose no")].click()
     assert board_row(game, 1, "Explainability") is None
     assert view.viewer() is None
 
@@ -732,11 +735,11 @@ def test_puzzle_picker_keeps_each_puzzles_game():
     names = ("fast-tracked", "highly-trusted", "legacy")
     picker = PuzzlePicker({n: SCENARIOS / f"04-{n}.yaml" for n in names})
     assert picker.picker.value == "fast-tracked" and "Agent" in picker.task.value
-    picker.view.buttons["deploy Agent"].click()
+    picker.view.buttons[A("deploy Agent")].click()
     picker.show("legacy")
-    assert "Outdated" in picker.task.value and "deploy Outdated -> Tensor" in picker.view.buttons
+    assert "Outdated" in picker.task.value and A("deploy Outdated -> Tensor") in picker.view.buttons
     picker.show("fast-tracked")
-    assert "task Agent" in picker.view.buttons  # the puzzle as it was left
+    assert A("task Agent") in picker.view.buttons  # the puzzle as it was left
     with pytest.raises(KeyError, match="legacy"):
         picker.show("nope")
     with pytest.raises(ValueError, match="Puzzle 'bad'"):

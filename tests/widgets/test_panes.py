@@ -15,8 +15,10 @@ import pytest
 from crafted import page_click, page_custom
 from views import SECRET, tree_state
 
-from tokens_edu import Game
+from tokens_edu import Action, Game
 from tokens_edu.widgets import GameView
+
+A = Action.parse  # a move as a test writes it
 
 
 # -- Discuss: offered, not forced ------------------------------------------------------------------
@@ -44,7 +46,7 @@ def shown_boxes(view) -> list:
 
 
 def computer_turn(view) -> None:
-    view.buttons["end turn"].click()
+    view.buttons[A("end turn")].click()
     while view.match.bot_to_act():
         view.next_button.click()
     assert "deploy Classifier" in view.game.history  # the computer deployed a card
@@ -59,7 +61,7 @@ def test_a_new_card_is_offered_not_forced_while_an_answer_is_unsaved(wire, journ
     """Broken before: a student who typed an answer and ended the turn found the box showing the
     computer's card, empty (lesson 5). Now their box stays, the new card is offered."""
     view = GameView(Game.from_scenario(DISCUSS), seats=("human", "greedy"), journal=journal, autoplay=False)
-    view.buttons["deploy Chatbot"].click()
+    view.buttons[A("deploy Chatbot")].click()
     [box] = shown_boxes(view)
     assert box.card.name == "Chatbot"
     words = "A chatbot guesses the next word."
@@ -86,7 +88,7 @@ def test_a_new_card_is_offered_not_forced_while_an_answer_is_unsaved(wire, journ
 
 def test_with_no_unsaved_text_the_new_card_is_shown(wire, journal):
     view = GameView(Game.from_scenario(DISCUSS), seats=("human", "greedy"), journal=journal, autoplay=False)
-    view.buttons["deploy Chatbot"].click()
+    view.buttons[A("deploy Chatbot")].click()
     [box] = shown_boxes(view)
     page_custom(box.answer, {"type": "save", "text": "It predicts words.", "seq": 1})
     assert box.answer.saved_text == "It predicts words."
@@ -108,9 +110,9 @@ def test_hot_seat_closed_panes_keep_nothing_of_the_covered_hand(wire):
     view.replay_end.click()
     for key in ("read", "tables", "replay", "log"):
         page_click(view.pane_buttons[key])  # ...and closes them again
-    view.buttons["train Sensor"].click()  # face-down: Bo must not learn it
+    view.buttons[A("train Sensor")].click()  # face-down: Bo must not learn it
     mark = len(wire)
-    view.buttons["end turn"].click()
+    view.buttons[A("end turn")].click()
     assert view.match.covered()
     ada = ("Sensor", "Neuron")
     held = tree_state(view)

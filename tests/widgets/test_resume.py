@@ -10,6 +10,7 @@ import pytest
 
 from tokens_edu.session.journal import Journal
 from tokens_edu.store.games import GameStore
+from tokens_edu import Action
 from tokens_edu.widgets import NewGamePanel
 from tokens_edu.widgets.game_view import PAGE_ONLY_NOTE
 from tokens_edu.widgets.keep import KEPT_NOTE
@@ -46,7 +47,7 @@ def play(p: NewGamePanel, n: int) -> None:
         else:
             moves = view.match.legal_moves()
             tasks = [a for a in moves if a.kind in ("task", "deploy")]
-            view.buttons[str((tasks or moves)[0])].click()
+            view.buttons[(tasks or moves)[0]].click()
 
 
 def flush(p: NewGamePanel) -> None:
@@ -177,7 +178,7 @@ def test_a_lesson_puzzle_is_kept_for_the_teacher_once_per_puzzle(data):
     journal = Journal(student="Ana", lesson="03-task-and-audit")
     view = GameView(Game.from_scenario(root / "03-audit.yaml"), seats=("human", "greedy"),
                     journal=journal, lesson="A puzzle", autoplay=False)
-    view.buttons["audit Neural Network -> Explainability"].click()
+    view.buttons[Action.parse("audit Neural Network -> Explainability")].click()
     view.match._tokens_keeper.flush()
     table = GameStore().games(student="Ana")
     assert len(table) == 1 and table.iloc[0]["lesson"] == "03-task-and-audit"

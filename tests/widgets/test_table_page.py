@@ -18,7 +18,7 @@ import pytest
 from axe import describe, run_axe, serious
 from table_harness import table_page
 
-from tokens_edu import Game
+from tokens_edu import Action, Game
 
 pytestmark = pytest.mark.browser
 
@@ -119,7 +119,7 @@ def test_the_focus_stays_on_the_table_and_the_turn_coming_back_is_read_out(page)
     view = view_of(TWO_TARGETS)
     show(page, view)
     page.locator(".tt-panel .tt-end").click()  # End turn: the kernel answers with the computer's turn
-    view.buttons["end turn"].click()
+    view.buttons[Action.parse("end turn")].click()
     assert view.table.state["bot"]
     page.evaluate("s => window.__setState(s)", view.table.state)
     assert page.evaluate("() => document.activeElement === document.querySelector('.tokens-table')")

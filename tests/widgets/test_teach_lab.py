@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tokens_edu import load_cards
+from tokens_edu import Action, load_cards
 from tokens_edu.lab.habits import decisions
 from tokens_edu.players.learning import FEATURES
 from tokens_edu.session import address as identity
@@ -137,7 +137,7 @@ def student_plays(view, turns: int = 5, habit=("go first", "keep", "train", "dep
             view.next_button.click()
             continue
         names = list(view.buttons)
-        pick = next((n for pref in habit for n in names if n.startswith(pref)), names[0])
+        pick = next((n for pref in habit for n in names if str(n).startswith(pref)), names[0])
         view.buttons[pick].click()
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tokens_edu import Game, starter_decks
+from tokens_edu import Action, Game, starter_decks
 from tokens_edu.players import GreedyBot
 from tokens_edu.players.search import SearchBot
 from tokens_edu.widgets import GameView
@@ -129,8 +129,8 @@ def test_the_pane_names_the_move_the_computer_made():
     view = GameView(Game.from_scenario(SCENARIOS / "03-task-exposes.yaml"), seats=("human", "greedy"),
                     autoplay=False, thinking="open")
     assert view.pane_open("thinking")
-    view.buttons["task Classifier"].click()
-    view.buttons["end turn"].click()
+    view.buttons[Action.parse("task Classifier")].click()
+    view.buttons[Action.parse("end turn")].click()
     seen = []
     while view.match.bot_to_act():
         view.next_button.click()
@@ -145,8 +145,8 @@ def test_guessing_the_computers_move_keeps_count():
     view = GameView(Game.from_scenario(SCENARIOS / "03-task-exposes.yaml"), seats=("human", "greedy"),
                     autoplay=False, thinking="open", predict=True)
     pane = view.thinking
-    view.buttons["task Classifier"].click()
-    view.buttons["end turn"].click()
+    view.buttons[Action.parse("task Classifier")].click()
+    view.buttons[Action.parse("end turn")].click()
     upcoming = [str(view.match.bots[1].choose(view.game))]  # GreedyBot: the same pick every time
     assert guess_label(upcoming[0]) != "Audit"
     pane.guess.value = "Audit"  # a wrong guess
@@ -192,10 +192,10 @@ def test_hint_shows_the_search_bots_view_of_the_students_move():
     table = view.hint.table
     assert 1 <= len(table) <= 5 and table.attrs["player"] == 0 and table.attrs["bot"] == "Search"
     pick = table["option"].iloc[0]
-    assert pick in view.buttons  # a move the student can make now
+    assert Action.parse(pick) in view.buttons  # a move the student can make now
     assert f"A search bot would pick: {pick}" in view.hint.out.value
     assert rows(view.hint.out.value) == list(table["option"])
-    view.buttons["end turn"].click()  # the hint is for an earlier move now
+    view.buttons[Action.parse("end turn")].click()  # the hint is for an earlier move now
     assert "earlier move" in view.hint.out.value
     view.hint.button.click()  # the computer's move: no hint
     assert "your own move" in view.hint.out.value or view.hint.table is not None
@@ -265,7 +265,7 @@ def test_a_warm_kernel_hides_the_hint_once_its_pages_link_says_hints_off(monkeyp
     view = hint_view()
     assert view.hint is not None and view.pane_buttons["hint"].layout.display != "none"
     monkeypatch.setattr(journal, "_query_cache", "student=Ana&hints=off")  # the page came
-    view.buttons["train Sensor"].click()
+    view.buttons[Action.parse("train Sensor")].click()
     assert view.pane_buttons["hint"].layout.display == "none" and not view.pane_open("hint")
     assert view.hint.button.layout.display == "none"
 
@@ -362,7 +362,7 @@ def test_a_whole_game_with_the_pane_and_hints_never_sends_a_hidden_card(wire):
             view.next_button.click()
         else:
             view.hint.button.click()
-            view.buttons[view.hint.table["option"].iloc[0]].click()
+            view.buttons[Action.parse(view.hint.table["option"].iloc[0])].click()
         st = view.table.state
         public |= {n for n in computer if n in json.dumps(st["board"]) or n in json.dumps(st["sides"])
                    or any(n in line for line in st.get("log", []))}
@@ -386,7 +386,7 @@ def test_next_computer_move_sits_beside_the_guesses():
     pane.next.click()  # the student's turn: no move, and the table says why
     assert len(view.game.history) == n and view.game.active == 0
     assert view.note == "It's your move, not the computer's."
-    view.buttons["end turn"].click()
+    view.buttons[Action.parse("end turn")].click()
     n = len(view.game.history)
     pane.guess.value = "Run a Task"
     pane.next.click()

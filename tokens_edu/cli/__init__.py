@@ -27,29 +27,58 @@ error (or a check found problems).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 
 from .. import __version__, _compiled
 from ..errors import UsageProblem
-from ..server.launcher import (  # noqa: F401 (old names of tokens_edu.cli)
-    DEFAULT_LESSONS,
-    DEFAULT_PORT,
-    Capacity,
-    plan_capacity,
-    voila_command,
-)
-from . import check_scenario, export, lessons, roster, serve, simulate, teacher, today
-from .common import EscapingStream
 
-__all__ = ["main", "build_parser", "COMMANDS"]
+__all__ = ["main", "build_parser", "COMMANDS", "COMMAND_HELP"]
 
-#: The commands, one module each; each has ``add_command(subparsers)`` and sets ``args.run``.
-COMMANDS = (serve, today, export, lessons, check_scenario, teacher, roster, simulate)
+#: Each command: its module in this package (``add_command(subparsers)`` sets ``args.run``) and
+#: its one line in ``tokens-edu --help``. A command's module is imported only when that command
+#: runs (or ``tokens-edu COMMAND --help`` is asked for), so a command loads only what it needs:
+#: ``tokens-edu simulate`` no Voila, SQLAlchemy or pandas, ``tokens-edu --help`` none of them
+#: (issue 26; tests/cli/test_startup.py checks each line against the module's own help).
+COMMAND_HELP = {
+    "serve": ("serve", "serve the lessons with Voila (one page per student)"),
+    "today": ("today", "tell the running lesson server today's lesson (it warms kernels for the class)"),
+    "export": ("export", "write the saved Discuss answers to a CSV file for a spreadsheet"),
+    "lessons": ("lessons", "copy the kit's lessons to a folder, to change them"),
+    "check-scenario": ("check_scenario", "check a scenario file and list every problem with its line number"),
+    "teacher": ("teacher", "the teacher dashboard: answers, progress, answer wall, games (updates live)"),
+    "roster": ("roster", "the class list: a short code and a personal link for each student"),
+    "simulate": ("simulate", "play many computer games between two decks and print a summary"),
+}
+
+#: Old names of ``tokens_edu.cli`` that live in :mod:`tokens_edu.server.launcher` (it loads the
+#: store): given when asked for, not at import.
+_LAUNCHER_NAMES = ("DEFAULT_LESSONS", "DEFAULT_PORT", "Capacity", "plan_capacity", "voila_command")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``tokens-edu``: one subcommand per module of :data:`COMMANDS`."""
+def __getattr__(name: str):
+    """:data:`COMMANDS` (every command's module, imported now) and the old names of this module
+    from :mod:`tokens_edu.server.launcher`, imported when first read."""
+    if name == "COMMANDS":
+        return tuple(_command_module(command) for command in COMMAND_HELP)
+    if name in _LAUNCHER_NAMES:
+        return getattr(importlib.import_module("tokens_edu.server.launcher"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _command_module(command: str):
+    """The module of ``command`` (a key of :data:`COMMAND_HELP`), imported now."""
+    return importlib.import_module(f"{__name__}.{COMMAND_HELP[command][0]}")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of ``tokens-edu``: one subcommand per entry of :data:`COMMAND_HELP`.
+
+    Args:
+        only: a command's name: only that command's module is imported and its options read;
+            the others are listed with their one line of help. None: every command in full.
+    """
     parser = argparse.ArgumentParser(
         prog="tokens-edu",
         description="Tokens TCG teaching kit: serve the Jupyter lessons to a class.",
@@ -57,8 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=version_line(),
                         help="say the version, and whether the compiled engine runs or its pure-Python source")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_command(sub)
+    for command, (_, line) in COMMAND_HELP.items():
+        if only is None or command == only:
+            _command_module(command).add_command(sub)
+        else:
+            sub.add_parser(command, help=line)
     return parser
 
 
@@ -76,22 +108,36 @@ def main(argv: list[str] | None = None) -> int:
 
     Returns:
         int: the exit code (0 done, 1 Voila failed, 2 a problem the user can fix). Bad options
-        make argparse print its message and exit with code 2 (``SystemExit``).
+        make argparse print its message and exit with code 2 (``SystemExit``). Ctrl-C at any
+        moment, while a command starts too, prints one line (``Stopped.``) and gives 0.
     """
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = EscapingStream(sys.stdout), EscapingStream(sys.stderr)
     try:
+        # (here, not at the top: it loads the card data's modules, and a Ctrl-C while they load
+        # is then one line too)
+        from .common import EscapingStream
+
+        sys.stdout, sys.stderr = EscapingStream(sys.stdout), EscapingStream(sys.stderr)
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C before a command took charge of it: stop quietly
-        print("Stopped.", flush=True)
+        print("Stopped.", file=streams[0], flush=True)
         return 0
     finally:
         sys.stdout, sys.stderr = streams
 
 
+def _chosen(argv: list[str]) -> str | None:
+    """The command named in ``argv`` (its first word that is not an option), or None."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMAND_HELP else None
+    return None
+
+
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_in = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=_chosen(args_in) or "")
+    args = parser.parse_args(args_in)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2

@@ -61,7 +61,8 @@ class GameCore:
         self._moves: list[int] | None = None  # the legal moves of now, once worked out
         self._actions: list[Any] | None = None  # their Actions (made by Game when asked)
         self._by_text: dict[str, int] | None = None  # an action's text -> its index (Game)
-        self._views: tuple[PlayerView, PlayerView] | None = None  # the two live views, once asked for
+        self._views: tuple[PlayerView, ...] | None = None  # the two live views, once asked for (a tuple of
+        # any length: mypyc would keep a pair unboxed and make a new tuple object at each views[player])
 
     # -- reading the position -----------------------------------------------------------------
     @property

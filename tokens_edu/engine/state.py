@@ -216,15 +216,18 @@ class State:
     no_task_turn: list[int]
     no_audit_turn: list[int]
     lost_until: list[int]
-    # per player: zones (card ids) and numbers
-    hand: tuple[list[int], list[int]]
-    deck: tuple[list[int], list[int]]
-    discard: tuple[list[int], list[int]]
-    ts: tuple[list[int], list[int]]
-    ts_ex: tuple[list[bool], list[bool]]
-    systems: tuple[list[int], list[int]]
-    tools: tuple[list[int], list[int]]
-    resolving: tuple[list[int], list[int]]
+    # per player: zones (card ids) and numbers. A pair of zones is typed ``tuple[list[int], ...]``
+    # (a tuple of any length), not ``tuple[list[int], list[int]]``: mypyc keeps a fixed-size
+    # tuple field unboxed, in the struct, and made a new tuple object at every ``s.hand[p]`` (a
+    # third of the tuples a game made; callgrind). Both are the same pair of lists at run time.
+    hand: tuple[list[int], ...]
+    deck: tuple[list[int], ...]
+    discard: tuple[list[int], ...]
+    ts: tuple[list[int], ...]
+    ts_ex: tuple[list[bool], ...]
+    systems: tuple[list[int], ...]
+    tools: tuple[list[int], ...]
+    resolving: tuple[list[int], ...]
     tokens: list[int]
     trained: list[int]
     trained_turn: list[int]

@@ -1,9 +1,11 @@
 """The game: :class:`Game`, the friendly face of the engine, and what is said and shown about it.
 
-- :mod:`.game`: :class:`Game` (Action texts in and out, undo, records, views, tables).
-- :mod:`.actions` and :mod:`.notation`: moves as :class:`Action` values and their texts.
+- :mod:`.game`: :class:`Game` (Actions in and out, undo, records, views, tables).
+- :mod:`.actions` and :mod:`.notation`: moves as :class:`Action` values (the one move value,
+  carrying the engine's int move) and their texts (for showing and records).
 - :mod:`.narrate`: the log and prompts in a student's words; :mod:`.explain`: why a move is
-  not allowed (R-numbers); :mod:`.observe`: what each player may see (hidden cards stay hidden).
+  not allowed (R-numbers); :mod:`.observe`: the :class:`Observer`, which decides what each
+  reader may see (hidden cards stay hidden) for every view.
 - :mod:`.scenario` and :mod:`.scenario_check`: games set up at a chosen position (YAML).
 - :mod:`.replay`: step through a recorded game; :mod:`.tables`: pandas tables of a game.
 
@@ -12,6 +14,8 @@ Imports only :mod:`tokens_edu.engine`, :mod:`tokens_edu.content` and :mod:`token
 
 from .actions import Action
 from .game import BoardCard, Game, LogEvent, Observation, PlayerView
+from .observe import Observer
 from .replay import Replay, ReplayMove
 
-__all__ = ["Game", "Action", "BoardCard", "LogEvent", "Observation", "PlayerView", "Replay", "ReplayMove"]
+__all__ = ["Game", "Action", "BoardCard", "LogEvent", "Observation", "Observer", "PlayerView", "Replay",
+           "ReplayMove"]

@@ -22,12 +22,20 @@ end        ``end turn`` (R7)
 =========  ==============================================================================
 
 When two cards of the same name could be meant, the second is written ``Chatbot #2``.
+
+An Action is the one move value of the package (as python-chess's ``Move``): the game's
+:meth:`~tokens_edu.Game.legal_actions`, the bots' ``choose``, a :class:`~tokens_edu.players.Match`,
+the presenter's page and the card table's buttons all pass Actions. An Action the game made
+also carries the engine's int move (``move``), who makes it (``player``) and whether it is a
+secret choice (``secret``, R22); these do not take part in comparing or hashing, so
+``Action.parse("task Chatbot") == game.legal_actions()[i]`` when that is the move. Its text is
+made only to show a move or to keep it in a record (``str(action)``, ``Game.to_record``).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..content.cards import plain_text as _plain
 from ..errors import IllegalAction
@@ -59,6 +67,14 @@ def normalize(text: str) -> str:
     return _HASH.sub(r" #\1", t)
 
 
+def _norm(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"An Action's names are text, not {type(value).__name__}.")
+    return normalize(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision of a player, as a value. Compare, hash and print it; apply it to a Game.
@@ -71,6 +87,15 @@ class Action:
         choice: for ``choose``: what is chosen (``"yes"``, ``"bottom"``, ``"mode b"``,
             ``"order Sensor, Chatbot"``, ``"2 Flags"`` or a card name); for ``order``:
             ``"first"`` or ``"second"``.
+        move: the engine's int move (:mod:`tokens_edu.engine.moves`) when the game made this
+            Action (``legal_actions``, ``action(move)``, ``move_stack``), else -1 (built by hand
+            or read from text). Keyword only; not compared.
+        player: who makes (or made) it, 0 or 1, when the game made it; else -1. Not compared.
+        secret: True for a choice among cards only its chooser may see (a look at the deck,
+            R22); the engine decides it (:class:`~tokens_edu.engine.state.Decision`). Not compared.
+
+    The game finds an Action among its legal moves by its ``move`` when it has one and it still
+    means the same move, else by :meth:`key` (its fields in any case and spacing).
     """
 
     kind: str
@@ -78,6 +103,28 @@ class Action:
     target: str | None = None
     via: str | None = None
     choice: str | None = None
+    move: int = field(default=-1, compare=False, kw_only=True)
+    player: int = field(default=-1, compare=False, kw_only=True)
+    secret: bool = field(default=False, compare=False, kw_only=True)
+
+    def key(self) -> tuple:
+        """What tells this move from the others of a position, in any case and spacing: the
+        kind and the fields its text shows, each :func:`normalize`-d (``#1`` dropped, quotes
+        and arrows made plain). Two Actions with the same key are the same move.
+
+        Raises:
+            TypeError: a field is not text (an Action built by hand with odd fields).
+        """
+        k = self.kind
+        if k in ("choose", "order"):
+            return (k, _norm(self.choice))
+        if k in ("train", "task"):
+            return (k, _norm(self.card))
+        if k in ("audit", "use"):
+            return (k, _norm(self.card), _norm(self.target))
+        if k == "deploy":
+            return (k, _norm(self.card), _norm(self.target), _norm(self.via))
+        return (k,)  # keep, mulligan, end
 
     def __str__(self) -> str:
         k = self.kind

@@ -9,9 +9,10 @@ shuffles) comes only from the game's seed, so the same seed and the same actions
 the same game, and :meth:`Game.from_record` rebuilds it exactly.
 
 The work is split so each part can be read alone: the engine keeps the position, the moves and
-the rules (no text); :mod:`~tokens_edu.notation` writes moves as actions; :mod:`~tokens_edu.narrate`
-words the log and prompts; :mod:`~tokens_edu.explain` says why a move is not legal;
-:mod:`~tokens_edu.observe` says what each player may see. Actions, labels and sentences are
+the rules (no text); :mod:`~tokens_edu.game.notation` makes each int move an :class:`Action`
+(the one move value: it carries the int, so :meth:`Game.apply` finds it without text);
+:mod:`~tokens_edu.game.narrate` words the log and prompts; :mod:`~tokens_edu.game.explain` says
+why a move is not legal; :mod:`~tokens_edu.game.observe` decides what each reader may see. Actions, labels and sentences are
 made only when somebody reads them, which is what lets computer players play thousands of
 games a second.
 """
@@ -27,7 +28,7 @@ from ..engine.core import MOVE_BITS, GameCore
 from ..engine.events import CHOOSE_SECRET, KIND
 from ..engine.rules import WINNING_TOKENS
 from ..errors import DeckError, IllegalAction, RecordError, ScenarioError
-from .actions import Action, normalize
+from .actions import Action
 from .explain import why_illegal
 from .imagine import imagined_state
 from .narrate import LogEvent, log_events, prompt, public_prompt
@@ -58,6 +59,11 @@ class Game(GameCore):
         tokens: (int, int). names: (str, str). pending: what the player to act must choose, or
             None in the main phase. log: tuple of :class:`LogEvent`. seed: the seed (int).
     """
+
+    #: (the legal actions of now, {Action.key(): index}): how :meth:`legal_action` finds a
+    #: value given by its fields or text, made once per position (a new list of legal actions
+    #: is a new position)
+    _by_key: tuple | None = None
 
     def __init__(self):  # use Game.new / from_scenario / from_record
         raise TypeError("Make a game with Game.new(deck0, deck1), Game.from_scenario(...) or Game.from_record(...).")
@@ -240,19 +246,27 @@ class Game(GameCore):
         return tuple(log_events(self._s, self._names, events, self._title, player))
 
     @property
+    def move_stack(self) -> tuple[Action, ...]:
+        """Every move played so far, oldest first, as the :class:`Action` values the game made
+        (each with its engine ``move``, its ``player`` and ``secret``), as python-chess's
+        ``Board.move_stack``. The full record (a trained card is named): what another player
+        may read of it is the observer's (:meth:`tokens_edu.game.observe.Observer.move_list`)."""
+        return tuple(self._played())
+
+    @property
     def history(self) -> tuple[str, ...]:
-        """The texts of the actions applied so far, in order."""
-        return tuple(self._history_texts())
+        """The texts of the moves played so far, in order (for showing and records; the moves
+        themselves are :attr:`move_stack`)."""
+        return tuple(str(a) for a in self._played())
 
     @property
     def moves(self) -> tuple[tuple[int, str], ...]:
         """Who took each action so far and its text: ``((player, text), ...)``, in order.
 
         The texts are the full record (a trained card is named): show another player's moves
-        to a student only through a view that hides what they may not see.
+        to a student only through the observer (:mod:`tokens_edu.game.observe`).
         """
-        texts = self._history_texts()
-        return tuple(zip([h >> MOVE_BITS for h in self._history], texts))
+        return tuple((a.player, str(a)) for a in self._played())
 
     def card_of(self, card_id: int) -> Card:
         """The Card of card instance ``card_id`` (the engine's numbering, used in int moves)."""
@@ -273,7 +287,7 @@ class Game(GameCore):
         return list(self._actions)
 
     def action(self, move: int) -> Action:
-        """The :class:`Action` of ``move``, one of :meth:`legal_moves`.
+        """The :class:`Action` of ``move``, one of :meth:`legal_moves` (it carries ``move``).
 
         Raises:
             IllegalAction: ``move`` is not a legal move now.
@@ -283,31 +297,46 @@ class Game(GameCore):
             return self._actions[i]
         return action_of(self._s, move)
 
-    def _lookup(self, action) -> int:
-        """The index in :meth:`legal_moves` of the legal action ``action`` (an Action or text), or -1."""
-        if isinstance(action, Action):
-            if self._actions is not None:
-                for i, a in enumerate(self._actions):  # usually the very object legal_actions gave
-                    if a is action:
-                        return i
-            text = str(action)
-        else:
-            text = action
-        if len(text) > 200:
-            return -1
-        if self._by_text is None:
-            self.legal_actions()
-            self._by_text = {normalize(str(a)): i for i, a in enumerate(self._actions)}
-        i = self._by_text.get(normalize(text))
-        if i is None:
+    def legal_action(self, action: Action | str) -> Action | None:
+        """The legal :class:`Action` (the game's own value, carrying its engine move) that
+        ``action`` means now, or None when it means none.
+
+        ``action`` is an Action (found by its ``move`` when that is still the same move here,
+        else by :meth:`Action.key`: its fields in any case and spacing) or, at the edge where
+        people type, its text (read with :meth:`Action.parse`).
+        """
+        if isinstance(action, str):
+            if len(action) > 200:
+                return None
             try:
-                i = self._by_text.get(normalize(str(Action.parse(text))))
+                action = Action.parse(action)
             except IllegalAction:
-                return -1
-        return -1 if i is None else i
+                return None
+        elif not isinstance(action, Action) or _odd(action):
+            return None
+        moves = self.legal_moves()
+        m = action.move
+        if m >= 0 and m in moves:  # the value names its engine move: is it still that move here?
+            legal = self._actions[moves.index(m)] if self._actions is not None else action_of(self._s, m)
+            if legal is action or legal == action:
+                return legal
+        keys = self._by_key
+        if keys is None or keys[0] is not self._actions:  # made once per position
+            self.legal_actions()
+            actions = self._actions
+            keys = self._by_key = (actions, {a.key(): i for i, a in enumerate(actions)})
+        i = keys[1].get(action.key())
+        return None if i is None else keys[0][i]
+
+    def _lookup(self, action) -> int:
+        """The index in :meth:`legal_moves` of ``action`` (an Action or its text), or -1."""
+        legal = self.legal_action(action)
+        return -1 if legal is None else self.legal_moves().index(legal.move)
 
     def apply(self, action: Action | str) -> "Game":
-        """Take an action for the player to act: an :class:`Action` or its text (any case).
+        """Take an action for the player to act: an :class:`Action` (the value
+        :meth:`legal_actions` and the bots give, or one built from its fields) or, where people
+        type, its text (any case).
 
         Returns:
             the game itself (so calls can be chained).
@@ -316,34 +345,37 @@ class Game(GameCore):
             IllegalAction: the action is not legal now; the message says why in plain words and
                 ``.rule`` names the ruling ("R14"). The game is left exactly as it was.
         """
-        if isinstance(action, Action):
-            try:
-                text = str(action)
-            except Exception:  # an Action built by hand with odd fields
-                raise _fail("That action is not one the game can read.", "Action") from None
-        elif isinstance(action, str):
-            text = action
-        else:
-            raise _fail(f"An action must be text like 'end turn' or an Action, not {type(action).__name__}.",
-                        type(action).__name__)
-        i = -1 if isinstance(action, Action) and _odd(action) else self._lookup(action)
-        if i < 0:
+        legal = self.legal_action(action)
+        if legal is None:
+            if isinstance(action, Action):
+                try:
+                    text = str(action)
+                except Exception:  # an Action built by hand with odd fields
+                    raise _fail("That action is not one the game can read.", "Action") from None
+            elif isinstance(action, str):
+                text = action
+            else:
+                raise _fail(f"An action must be text like 'end turn' or an Action, not {type(action).__name__}.",
+                            type(action).__name__)
             raise why_illegal(self._s, self._names, self.legal_actions(), text)
-        self._push(self._moves[i], str(self._actions[i]))
+        self._push(legal.move, None)
+        # the move's Action is kept by its number, where GameCore keeps what it knows of each
+        # move played and forgets it when the move is taken back (pop)
+        self._texts[len(self._history) - 1] = legal
         return self
 
     def undo(self) -> Action:
         """Take back the last action (any number of times, back to the start).
 
         Returns:
-            the Action that was taken back.
+            the Action that was taken back (with its engine ``move`` and ``player``).
 
         Raises:
             IllegalAction: there is nothing to undo.
         """
-        text = self._texts.get(len(self._history) - 1)
+        played = self._texts.get(len(self._history) - 1)
         move = self.pop()
-        return Action.parse(text) if text is not None else self.action(move)
+        return played if isinstance(played, Action) else self.action(move)
 
     def explain(self, action: Action | str) -> str:
         """Why an action is or is not legal now, in a student's words. Never raises.
@@ -352,11 +384,10 @@ class Game(GameCore):
             "'task Chatbot' is legal now." or the reason it is not (naming the rule).
         """
         try:
+            legal = self.legal_action(action)
+            if legal is not None:
+                return f"'{legal}' is legal now."
             text = str(action) if isinstance(action, Action) else action
-            if isinstance(text, str):
-                i = self._lookup(text)
-                if i >= 0:
-                    return f"'{self._actions[i]}' is legal now."
             return str(why_illegal(self._s, self._names, self.legal_actions(), text))
         except Exception as e:  # explain is for students: it must not crash
             return f"That can't be done now: {e}"
@@ -405,20 +436,21 @@ class Game(GameCore):
     def __deepcopy__(self, memo) -> "Game":
         return self.copy()
 
-    def _history_texts(self) -> list[str]:
-        """Every action's text, working out the ones played as int moves (:meth:`push`) by
-        walking back on a copy to the position each was played in."""
+    def _played(self) -> list[Action]:
+        """Every move played, as its Action: kept when it was applied (:meth:`apply`), else
+        (played as an int with :meth:`push`) made by walking back on a copy to the position it
+        was played in, and kept."""
         known, n = self._texts, len(self._history)
-        texts = [known.get(i) for i in range(n)]
-        if None in texts:
-            first = texts.index(None)
+        played = [known.get(i) for i in range(n)]
+        if None in played:
+            first = played.index(None)
             s = self._s.copy()
             mask = (1 << MOVE_BITS) - 1
             for i in range(n - 1, first - 1, -1):
                 s.undo_move()  # back to the position move i was played in
-                if texts[i] is None:
-                    texts[i] = known[i] = str(action_of(s, self._history[i] & mask))
-        return texts
+                if played[i] is None:
+                    played[i] = known[i] = action_of(s, self._history[i] & mask)
+        return played
 
     def to_record(self) -> dict:
         """The game as a JSON-able dict: start (decks or scenario), seed, names, every action.
@@ -429,7 +461,8 @@ class Game(GameCore):
         to show to a player during the game. The dict is a fresh copy: changing it changes
         nothing in the game.
         """
-        return make_record(self._origin, self._s.seed, self._names, self._s.turn_limit, self._history_texts())
+        return make_record(self._origin, self._s.seed, self._names, self._s.turn_limit,
+                           [str(a) for a in self._played()])
 
     def state_key(self) -> tuple:
         """A hashable summary of the whole position (hidden cards included): equal positions
@@ -441,7 +474,8 @@ class Game(GameCore):
     # -- views -----------------------------------------------------------------------------------
     def observation(self, player: int) -> Observation:
         """What ``player`` (0/1) may see: their own hand, the board, counts; never the other
-        hand or either deck's order.
+        hand or either deck's order. (Views ask a reader's
+        :class:`~tokens_edu.game.observe.Observer`, which builds it here.)
 
         Raises:
             ValueError: player is not 0 or 1.

@@ -1,4 +1,5 @@
-"""Notation: the engine's int moves as :class:`~tokens_edu.Action` values and their texts.
+"""Notation: the engine's int moves as :class:`~tokens_edu.Action` values (each carrying its int
+move) and their texts.
 
 A card in play is named by its card name, with ``#2``, ``#3``... for the second and third of
 the same name, counted in board order with the viewing player's cards first (API.md). Choices
@@ -75,7 +76,8 @@ def option_labels(s: State, d: Decision) -> list[str]:
 
 
 def action_of(s: State, move: int, names: dict[int, str] | None = None, choices: list[str] | None = None) -> Action:
-    """The :class:`Action` of a legal move of the player to act.
+    """The :class:`Action` of a legal move of the player to act, carrying the move itself, who
+    makes it and (for a choice) whether it is secret (R22).
 
     Args:
         s: the position. move: one of its legal moves.
@@ -87,24 +89,26 @@ def action_of(s: State, move: int, names: dict[int, str] | None = None, choices:
         d = s.decision
         text = (choices if choices is not None else option_labels(s, d))[a]
         if d.source == ORDER:
-            return Action("order", choice=text)
+            return Action("order", choice=text, move=move, player=d.player)
         if d.source == MULLIGAN:
-            return Action(text)
-        return Action("choose", card=text if d.labels in ("hand", "pick", "in-play") else None, choice=text)
+            return Action(text, move=move, player=d.player)
+        return Action("choose", card=text if d.labels in ("hand", "pick", "in-play") else None, choice=text,
+                      move=move, player=d.player, secret=d.secret)
+    p = s.active
     if kind == mv.END:
-        return Action("end")
+        return Action("end", move=move, player=p)
     if kind == mv.TRAIN:
-        return Action("train", card=s.card[a].name)
+        return Action("train", card=s.card[a].name, move=move, player=p)
     if names is None:
-        names = labels(s, s.active)
+        names = labels(s, p)
     if kind == mv.DEPLOY:
         return Action("deploy", card=s.card[a].name, target=None if b < 0 else names.get(b, s.card[b].name),
-                      via=None if c < 0 else names[c])
+                      via=None if c < 0 else names[c], move=move, player=p)
     if kind == mv.TASK:
-        return Action("task", card=names[a])
+        return Action("task", card=names[a], move=move, player=p)
     if kind == mv.AUDIT:
-        return Action("audit", card=names[a], target=names[b])
-    return Action("use", card=names[a], target=None if b < 0 else names.get(b, s.card[b].name))
+        return Action("audit", card=names[a], target=names[b], move=move, player=p)
+    return Action("use", card=names[a], target=None if b < 0 else names.get(b, s.card[b].name), move=move, player=p)
 
 
 def actions_of(s: State, moves: list[int]) -> list[Action]:

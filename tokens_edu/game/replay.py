@@ -5,9 +5,11 @@ replay page both drive: a game rebuilt from its record, moved to any step with t
 own ``apply`` (forward) and ``undo`` (back), so every step is exactly the position the record
 reached there (``Game.from_record`` of the first *n* moves gives the same position).
 
-A replay shows the whole game: **both hands** and what each player chose in secret. It is for
-the teacher, or for a game that is over; the pages that show it say so. Never show a replay of
-a live game to a player of that game.
+A replay shows the whole game: **both hands** and what each player chose in secret (the
+teacher's eyes: :data:`~tokens_edu.game.observe.TEACHER`). It is for the teacher, or for a game
+that is over; the pages that show it say so. Never show a replay of a live game to a player of
+that game (a player's replay is drawn through their own observer, as the "Moves and replay"
+pane does).
 
 Example::
 
@@ -27,7 +29,9 @@ from dataclasses import dataclass
 
 from ..content.inputs import MAX_JSON_DEPTH, data_depth
 from ..errors import RecordError
+from .actions import Action
 from .game import Game
+from .observe import TEACHER
 
 __all__ = ["Replay", "ReplayMove", "replay_board_html"]
 
@@ -43,6 +47,7 @@ class ReplayMove:
             included (``"train Sensor"``).
         lines: the log lines it caused, in order (tuple of str).
         turn: the turn it was made in.
+        action: the move itself (the :class:`~tokens_edu.Action`, with its engine move).
     """
 
     number: int
@@ -50,6 +55,7 @@ class ReplayMove:
     text: str
     lines: tuple
     turn: int
+    action: Action | None = None
 
 
 class Replay:
@@ -90,14 +96,14 @@ class Replay:
         self.length = len(self.actions)
         self.names = tuple(full.names)
         self._events = full.log
-        self._movers = [p for p, _ in full.moves]
+        self._played = full.move_stack  # the moves as values: each step applies one
         start = dict(record, actions=[])
         game = Game.from_record(start)
         self._log_at = [len(game.log)]
         self._turns = []
-        for text in self.actions:
+        for action in self._played:
             self._turns.append(game.turn)
-            game.apply(text)
+            game.apply(action)
             self._log_at.append(len(game.log))
         self.game = Game.from_record(start)
         self.step = 0
@@ -106,8 +112,8 @@ class Replay:
     def goto(self, step: int):
         """Show the position after ``step`` moves (clamped to 0..length). Returns the Game.
 
-        Forward uses ``apply`` with the record's move texts, back uses ``undo``: each step is
-        the position the record reached there.
+        Forward uses ``apply`` with the recorded moves (Action values), back uses ``undo``:
+        each step is the position the record reached there.
         """
         try:
             step = int(step)
@@ -118,7 +124,7 @@ class Replay:
             self.game.undo()
             self.step -= 1
         while self.step < step:
-            self.game.apply(self.actions[self.step])
+            self.game.apply(self._played[self.step])
             self.step += 1
         return self.game
 
@@ -146,7 +152,8 @@ class Replay:
         if not 1 <= n <= self.length:
             return None
         lines = tuple(e.text for e in self._events[self._log_at[n - 1]:self._log_at[n]])
-        return ReplayMove(n, self._movers[n - 1], self.actions[n - 1], lines, self._turns[n - 1])
+        action = self._played[n - 1]
+        return ReplayMove(n, action.player, self.actions[n - 1], lines, self._turns[n - 1], action)
 
     def start_lines(self) -> tuple:
         """The log lines before the first move (the die roll, a scenario's title)."""
@@ -161,8 +168,9 @@ class Replay:
                 f"(turn {m.turn})")
 
     def tables(self) -> dict:
-        """The position's tables with **both** hands: ``players``, ``board``, ``log`` (up to
-        this step), ``hand0`` and ``hand1`` (pandas DataFrames, as in ``Game.tables``)."""
+        """The position's tables with **both** hands (the teacher's eyes): ``players``,
+        ``board``, ``log`` (up to this step), ``hand0`` and ``hand1`` (pandas DataFrames, as in
+        ``Game.tables``)."""
         t0 = self.game.tables(0)
         t1 = self.game.tables(1)
         return {"players": t0["players"], "board": t0["board"], "log": t0["log"],
@@ -195,13 +203,14 @@ def _mini(card, extra: str = "", sideways: bool = False) -> str:
 def replay_board_html(game, names=None) -> str:
     """The whole position as HTML for a teacher: both players' hands, boards, Data and piles.
 
-    Built from ``game.observation(0)`` and ``observation(1)`` (each hand from its owner's
-    view); every name is escaped. For a teacher's replay only: it shows both hands.
+    Built from the teacher's observations of each seat (:data:`~tokens_edu.game.observe.TEACHER`:
+    each hand from its owner's view); every name is escaped. For a teacher's replay only: it
+    shows both hands.
 
     Returns:
         str: an HTML fragment (``<div class="tokens-replay-table">``).
     """
-    obs = [game.observation(0), game.observation(1)]
+    obs = [TEACHER.observation(game, 0), TEACHER.observation(game, 1)]
     names = names or obs[0].names
     parts = ['<div class="tokens-replay-table" style="font-family:sans-serif">']
     for p in (1, 0):

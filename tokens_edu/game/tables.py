@@ -1,8 +1,8 @@
 """pandas tables and plain HTML of a game, as one player may see it (no hidden cards).
 
 :func:`game_tables` backs :meth:`Game.tables`; :func:`game_html` backs ``Game._repr_html_``.
-Both read only :meth:`Game.observation` and the public log, so what they show is exactly what
-that player may know.
+Both read only what the player's observer gives (:class:`~tokens_edu.game.observe.Observer`:
+their observation and their log), so what they show is exactly what that player may know.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import html
 from typing import TYPE_CHECKING
 
 import pandas as pd
+
+from .observe import Observer
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -38,8 +40,9 @@ def game_tables(game: "Game", player: int, obs=None) -> dict[str, pd.DataFrame]:
         ``hand`` (the viewer's own hand: Card, Type, Cost, Trainable, Color),
         ``log`` (Turn, Player, Kind, Text).
     """
+    eyes = Observer(player)
     if obs is None or obs.player != player:
-        obs = game.observation(player)
+        obs = eyes.observation(game)
     players = pd.DataFrame(
         [
             {
@@ -83,7 +86,7 @@ def game_tables(game: "Game", player: int, obs=None) -> dict[str, pd.DataFrame]:
     ).astype({"Cost": "int64", "Trainable": "bool"})
     log = pd.DataFrame(
         [{"Turn": e.turn, "Player": e.player if e.player is not None else pd.NA, "Kind": e.kind, "Text": e.text}
-         for e in game.log_for(player)],
+         for e in eyes.log(game)],
         columns=LOG_COLUMNS,
     ).astype({"Turn": "int64", "Player": "Int64"})
     return {"players": players, "board": board, "hand": hand, "log": log}
@@ -97,7 +100,7 @@ def game_html(game: "Game") -> str:
     """A plain HTML summary of the board for notebooks: Tokens, whose turn, Systems with
     CAP/TRU/Flags and sideways marks, Tools, and hand/deck counts. No hidden cards."""
     viewer = game.to_act if game.to_act is not None else 0
-    obs = game.observation(viewer)
+    obs = Observer(viewer).observation(game)
     if obs.over:
         head = (f"{_esc(obs.names[obs.winner])} wins!" if obs.winner is not None else "The game is a draw.")
     else:

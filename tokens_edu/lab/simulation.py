@@ -45,12 +45,12 @@ from dataclasses import dataclass
 
 from ..content.decks import Deck, resolve_deck, starter_decks
 from ..game.game import Game
-from ..players.bots import Bot
+from ..players.bots import Bot, play_out
 from ..players.registry import BOTS, make_bot, recipes, register_bot
 from .stats import first_player_stats, summary, wilson_interval
 
 __all__ = [
-    "simulate", "balance_matrix", "matchups", "first_player_advantage", "play_game", "play_one",
+    "simulate", "simulate_rows", "balance_matrix", "matchups", "first_player_advantage", "play_game", "play_one",
     "resolve_deck", "make_bot", "register_bot", "BOTS", "COLUMNS", "DEFAULT_TURN_LIMIT",
     "game_seed", "wilson_interval", "summary",
 ]
@@ -86,12 +86,18 @@ def _bot_seed(seed: int, seat: int) -> int:
     return game_seed(seed, -1 - seat)
 
 
+def _fast(bot) -> bool:
+    """True when ``bot`` chooses by ``choose_move`` (the engine's fast path, see :func:`_step`)."""
+    choose_move = getattr(bot, "choose_move", None)
+    return callable(choose_move) and getattr(type(bot), "choose_move", None) is not Bot.choose_move
+
+
 def _step(bot) -> Callable:
     """A function ``game -> None`` that plays ``bot``'s move: by ``choose_move`` and
     :meth:`Game.push` when the bot has it (the engine's fast path), else ``choose`` and apply."""
-    choose_move = getattr(bot, "choose_move", None)
     # Bot.choose_move is an interface only: a subclass that overrides just choose uses choose
-    if callable(choose_move) and getattr(type(bot), "choose_move", None) is not Bot.choose_move:
+    if _fast(bot):
+        choose_move = bot.choose_move
         return lambda game: game.push(choose_move(game))
     return lambda game: game.apply(bot.choose(game))
 
@@ -106,11 +112,14 @@ def play_one(deck0: Deck, deck1: Deck, seed: int, bots, turn_limit: int | None) 
     ``choose`` is asked for an Action, which :meth:`Game.apply` plays.
     """
     game = Game.new(deck0, deck1, seed=seed, turn_limit=turn_limit)
-    actions = 0
-    steps = (_step(bots[0]), _step(bots[1]))
-    while not game.over:
-        steps[game.to_act](game)
-        actions += 1
+    if _fast(bots[0]) and _fast(bots[1]):  # the loop compiled with the engine (players.bots.play_out)
+        actions = play_out(game, bots)
+    else:
+        actions = 0
+        steps = (_step(bots[0]), _step(bots[1]))
+        while not game.over:
+            steps[game.to_act](game)
+            actions += 1
     winner = game.winner
     t0, t1 = game.tokens
     return {"seed": seed, "first_player": game.first_player, "winner": winner, "turns": game.turn,
@@ -193,8 +202,6 @@ def _check_common(seed, processes, executor, turn_limit) -> None:
 
 def _run(batch: _Batch, jobs: list[tuple[int, int, int]], processes, executor, progress, desc: str):
     """Play ``jobs`` in this process, in a process pool or on ``executor``; rows by game index."""
-    from tqdm.auto import tqdm
-
     n = len(jobs)
     if executor is None:
         workers = processes if processes is not None else min(_cores(), math.ceil(n / GAMES_PER_PROCESS))
@@ -204,7 +211,7 @@ def _run(batch: _Batch, jobs: list[tuple[int, int, int]], processes, executor, p
     chunk = max(1, min(200, math.ceil(n / (workers * 8)))) if n else 1
     chunks = [jobs[i:i + chunk] for i in range(0, n, chunk)]
     rows: list[dict] = []
-    with tqdm(total=n, disable=not progress, desc=desc, unit="game", leave=True) as bar:
+    with _progress_bar(n, progress, desc) as bar:
         if executor is None and workers == 1:
             for c in chunks:
                 rows.extend(_play_chunk(batch, c))
@@ -238,6 +245,36 @@ def _run(batch: _Batch, jobs: list[tuple[int, int, int]], processes, executor, p
                     ex.shutdown(wait=True, cancel_futures=True)
     rows.sort(key=lambda r: r["game"])
     return rows
+
+
+class _NoBar:
+    """A progress bar that shows nothing (``progress=False``: tqdm is not even loaded)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        """Nothing to show."""
+
+
+def _progress_bar(n: int, progress: bool, desc: str):
+    """tqdm's bar for ``n`` games (a widget in a notebook, text in a terminal), or :class:`_NoBar`.
+
+    What ``tqdm.auto`` gives, without the asyncio it also loads (0.1-0.2 s of a command's start).
+    """
+    if not progress:
+        return _NoBar()
+    import warnings
+
+    from tqdm import TqdmExperimentalWarning
+
+    with warnings.catch_warnings():  # as tqdm.auto does: the notebook bar is not experimental here
+        warnings.simplefilter("ignore", category=TqdmExperimentalWarning)
+        from tqdm.autonotebook import tqdm
+    return tqdm(total=n, desc=desc, unit="game", leave=True)
 
 
 def _check_picklable(batch: _Batch) -> None:
@@ -296,13 +333,24 @@ def simulate(deck0, deck1, n: int, bots=("greedy", "greedy"), seed: int = 0, pro
         ValueError: a bad ``n``, ``bots``, ``seed``, ``processes``, ``executor`` or
             ``turn_limit``; bots that cannot go to other processes.
     """
+    return _frame(*simulate_rows(deck0, deck1, n, bots, seed, processes, executor, turn_limit, progress))
+
+
+def simulate_rows(deck0, deck1, n: int, bots=("greedy", "greedy"), seed: int = 0, processes: int | None = None,
+                  executor: cf.Executor | None = None, turn_limit: int | None = DEFAULT_TURN_LIMIT,
+                  progress: bool = True) -> tuple[list[dict], dict]:
+    """:func:`simulate`'s games without pandas: ``(rows, settings)``, one dict per game with the
+    keys of :data:`COLUMNS` (``winner`` None for a draw), by ``game``, and the settings simulate
+    keeps in ``df.attrs``. ``tokens-edu simulate`` uses it (pandas takes longer to load than a
+    thousand games take to play). Arguments and errors as :func:`simulate`."""
     _check_int("n", n, 0, _MAX_GAMES)
     _check_common(seed, processes, executor, turn_limit)
     d0, d1 = resolve_deck(deck0), resolve_deck(deck1)
     bot_recipes = recipes(bots)
     batch = _Batch((d0, d1), bot_recipes, seed, turn_limit)
     rows = _run(batch, [(i, 0, 1, 0, 1) for i in range(n)], processes, executor, progress, "Games")
-    return _frame(rows, {"seed": seed, "bots": (bot_recipes[0].label, bot_recipes[1].label), "turn_limit": turn_limit})
+    return [{c: r[c] for c in COLUMNS} for r in rows], \
+        {"seed": seed, "bots": (bot_recipes[0].label, bot_recipes[1].label), "turn_limit": turn_limit}
 
 
 # -- questions ------------------------------------------------------------------------------------------

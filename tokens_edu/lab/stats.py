@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-__all__ = ["wilson_interval", "first_player_stats", "summary"]
+__all__ = ["wilson_interval", "first_player_stats", "summary", "summary_lines"]
 
 
 def wilson_interval(wins: float, games: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -94,22 +94,42 @@ def summary(games) -> "pandas.DataFrame":
     then draws, the first player's win rate and the average game length.
 
     Returns:
-        pandas.DataFrame with columns ``what`` and ``result`` (text), one line per figure.
+        pandas.DataFrame with columns ``what`` and ``result`` (text), one line per figure
+        (:func:`summary_lines`).
     """
-    import pandas as pd
+    import pandas as pd  # the table's own library: `import tokens_edu.lab.stats` stays light
 
-    n = len(games)
+    rows = [{"deck0": d0, "deck1": d1, "first_player": int(f), "winner": None if pd.isna(w) else int(w),
+             "turns": int(t)}
+            for d0, d1, f, w, t in zip(games["deck0"], games["deck1"], games["first_player"], games["winner"],
+                                       games["turns"])]
+    return pd.DataFrame(summary_lines(rows), columns=["what", "result"])
+
+
+def summary_lines(rows: list[dict]) -> list[tuple[str, str]]:
+    """:func:`summary`'s lines from a simulation's rows (dicts with ``deck0``, ``deck1``,
+    ``first_player``, ``winner`` (0, 1 or None for a draw) and ``turns``), without pandas:
+    what ``tokens-edu simulate`` prints.
+
+    Returns:
+        list of ``(what, result)`` pairs of text: games; each player's wins with the rate and
+        its 95% Wilson interval; draws; the first player's win rate (a draw counting half) and
+        its interval; turns per game (average, shortest, longest).
+    """
+    n = len(rows)
     lines = [("games", f"{n:,}")]
     if n:
         for seat in (0, 1):
-            name = games[f"deck{seat}"].iloc[0]
-            wins = int((games["winner"] == seat).sum())
+            name = rows[0][f"deck{seat}"]
+            wins = sum(1 for r in rows if r["winner"] == seat)
             lo, hi = wilson_interval(wins, n)
             lines.append((f"player {seat + 1} wins ({name})", f"{wins:,} ({wins / n:.1%}, 95% interval {lo:.1%}-{hi:.1%})"))
-        draws = int(games["winner"].isna().sum())
+        draws = sum(1 for r in rows if r["winner"] is None)
         lines.append(("draws (turn limit)", f"{draws:,} ({draws / n:.1%})"))
-        fp = first_player_stats(games)
-        lines.append(("first player wins", f"{fp['win_rate']:.1%} (95% interval {fp['low']:.1%}-{fp['high']:.1%})"))
-        lines.append(("turns per game", f"average {games['turns'].mean():.1f}, "
-                      f"shortest {games['turns'].min()}, longest {games['turns'].max()}"))
-    return pd.DataFrame(lines, columns=["what", "result"])
+        first = sum(1 for r in rows if r["winner"] is not None and r["winner"] == r["first_player"])
+        rate = (first + 0.5 * draws) / n  # as first_player_stats counts it
+        lo, hi = wilson_interval(first + 0.5 * draws, n)
+        lines.append(("first player wins", f"{rate:.1%} (95% interval {lo:.1%}-{hi:.1%})"))
+        turns = [r["turns"] for r in rows]
+        lines.append(("turns per game", f"average {sum(turns) / n:.1f}, shortest {min(turns)}, longest {max(turns)}"))
+    return lines

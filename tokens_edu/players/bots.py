@@ -24,20 +24,20 @@ to other processes).
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 from mypy_extensions import mypyc_attr
 
 from ..content.cards import Card
 from ..engine import moves as mv
-from ..engine.core import GameCore, moves_of, to_act_of, view_of
+from ..engine.core import GameCore, moves_of, push_move, to_act_of, view_of
 from ..engine.state import ACTION, SYSTEM, TOOL, CardFacts
 from ..engine.view import PlayerView
 from ..errors import IllegalAction
 from ..game.actions import Action
 from . import thinking
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "card_value"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "card_value", "play_out"]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -436,3 +436,39 @@ def _action_is_good(view: PlayerView, name: str, target: int) -> bool:
     if name == "Mandatory Recall":
         return len(theirs) >= 2
     return False
+
+
+def play_out(game: GameCore, bots: Any, max_moves: int = -1) -> int:
+    """Play ``game`` on with ``bots`` until it is over (or ``max_moves`` moves were played):
+    the loop of a simulation, compiled with the engine, so a move costs no Python-level call.
+
+    Each move is ``bots[game.to_act].choose_move(game)``, played as :meth:`Game.push` plays it.
+    A :class:`GreedyBot` or :class:`RandomBot` (exactly those classes, compiled) picks among the
+    legal moves the engine has just listed, so its move is played without looking it up in that
+    list again; any other bot's move is checked as ``push`` checks it.
+
+    Args:
+        game: a Game (any :class:`~tokens_edu.engine.core.GameCore`).
+        bots: a pair of bots with ``choose_move``: player 0's, player 1's.
+        max_moves: stop after this many moves; -1 (default) plays to the end (R25: a game with
+            a turn limit always ends).
+
+    Returns:
+        int: the moves played.
+
+    Raises:
+        IllegalAction: a bot chose a move that is not legal (the game is left before it).
+    """
+    played = 0
+    while not game.over and played != max_moves:
+        player = to_act_of(game)
+        assert player is not None
+        bot = bots[player]
+        if type(bot) is GreedyBot:
+            push_move(game, cast(GreedyBot, bot).choose_move(game), None)
+        elif type(bot) is RandomBot:
+            push_move(game, cast(RandomBot, bot).choose_move(game), None)
+        else:
+            game.push(bot.choose_move(game))
+        played += 1
+    return played

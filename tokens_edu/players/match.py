@@ -8,8 +8,10 @@ back (the lesson's undo policy), and what each player may read in a prompt (a lo
 cards only for the chooser). :class:`~tokens_edu.widgets.GameView` draws a Match; tests drive
 one directly.
 
-It uses only the engine's public surface (``legal_actions``, ``apply``, ``undo``,
-``observation``, ``moves``, ``log``, ``to_record``, ``Game.from_record``) and holds no rules.
+It uses only the game's public surface (``legal_actions``, ``apply``, ``undo``, ``move_stack``,
+``to_record``, ``Game.from_record``) and the observer (:class:`~tokens_edu.game.observe.Observer`:
+what each player may read), and holds no rules. Moves are :class:`~tokens_edu.Action` values
+throughout: the student's move, the computer's, the hooks' and :attr:`Match.last_bot_moves`.
 
 Extension points (for saved games, hints and "what was the computer thinking?"):
 
@@ -25,7 +27,7 @@ Example::
     from tokens_edu import Game
     from tokens_edu.players import Match
     m = Match(Game.from_scenario("lessons/scenarios/03-audit.yaml"), seats=("human", "greedy"))
-    m.play("end turn")          # the student's move (checked against the rules)
+    m.play(Action("end"))       # the student's move (checked against the rules)
     while m.bot_to_act():
         m.step()                 # the computer's moves, one at a time
 """
@@ -33,13 +35,16 @@ Example::
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import Callable, Sequence
 
 from ..game.actions import Action
 from ..game.game import Game
-from .registry import make_bot
+from ..game import observe as _observe
+from ..game.observe import Observer
+from .registry import make_bot, move_of
 
-__all__ = ["Match", "MatchError", "UNDO_POLICIES", "seat_bot", "prompt_for"]
+__all__ = ["Match", "MatchError", "UNDO_POLICIES", "seat_bot"]
 
 log = logging.getLogger(__name__)
 
@@ -83,30 +88,6 @@ def seat_bot(seat: object, seat_index: int):
         f"Seat {seat_index + 1} is a {type(seat).__name__}. A seat is 'human', 'greedy', 'random' "
         "or a bot with a choose(game) method."
     )
-
-
-def prompt_for(own: str | None, public: str | None, chooser_name: str, computer: bool) -> str:
-    """The words of a choice in progress for one reader (R22: a look is the chooser's alone).
-
-    Args:
-        own: the chooser's own prompt when the reader is the chooser (it may name cards only
-            they see: ``observation(chooser).pending``), else None.
-        public: the engine's public sentence about the choice (``observation(p).pending_public``),
-            which never names a hidden card, or None.
-        chooser_name: the chooser's name as the game has it. computer: a computer is choosing.
-
-    Returns:
-        str: ``own`` for the chooser; else the public sentence with the computer called "The
-        computer" ("... the top card of its deck"), or "The computer is choosing." / "Bo is
-        choosing." when there is no public sentence.
-    """
-    if own is not None:
-        return own
-    if not public:
-        return "The computer is choosing." if computer else f"{chooser_name} is choosing."
-    if computer and public.startswith(chooser_name):
-        return "The computer" + public[len(chooser_name):].replace(" their ", " its ")
-    return public
 
 
 class Match:
@@ -179,7 +160,7 @@ class Match:
         """
 
         m = cls(Game.from_record(record), seats=seats, undo=undo)
-        m._revealing.update(range(len(m.game.history)))
+        m._revealing.update(range(len(m.game.move_stack)))
         return m
 
     # -- seats and viewer --------------------------------------------------------------------
@@ -238,8 +219,8 @@ class Match:
         return not self.game.over and self.viewer() is not None and self.viewer() == self.game.to_act \
             and self.bots[self.game.to_act] is None
 
-    def legal_moves(self) -> list:
-        """The moves the viewer may make now (``game.legal_actions()``), else an empty list."""
+    def legal_moves(self) -> list[Action]:
+        """The moves the viewer may make now (``game.legal_actions()``, Actions), else an empty list."""
         return list(self.game.legal_actions()) if self.viewer_to_act() else []
 
     def name(self, player: int) -> str:
@@ -256,19 +237,18 @@ class Match:
         deck (Tensor) and may put it on the bottom."), which never names a card only the chooser
         may see (R22); the computer is called "The computer" in it ("... the top card of its deck").
         """
-        g = self.game
-        if g.over or not getattr(g, "pending", None):
-            return None
         if viewer is None:
             viewer = self.viewer()
-        chooser = g.to_act
-        mine = viewer is not None and viewer == chooser
-        public = g.observation(viewer if viewer is not None else 1 - chooser).pending_public
-        return prompt_for(g.pending if mine else None, public, g.names[chooser], self.bots[chooser] is not None)
+        return Observer(viewer).prompt(self.game, tuple(b is not None for b in self.bots))
 
     # -- moves -------------------------------------------------------------------------------
-    def play(self, action):
-        """The viewer makes a move (an Action or its text). Returns the Action applied.
+    def play(self, action: Action) -> Action:
+        """The viewer makes a move: an :class:`~tokens_edu.Action` (one of :meth:`legal_moves`,
+        or one built from its fields). Its text is still taken until 0.4.0, with a
+        DeprecationWarning (``Action.parse(text)`` reads it).
+
+        Returns:
+            the Action played (the game's own value, carrying its engine move).
 
         Raises:
             MatchError: the game is over, or it is not the viewer's move.
@@ -282,19 +262,19 @@ class Match:
         if not self.viewer_to_act():
             raise MatchError("It's not your move yet.")
         if isinstance(action, str):
-            text = " ".join(action.split())
-            legal = {str(a).lower(): a for a in g.legal_actions()}
-            action = legal.get(text.lower(), text)
+            warnings.warn("Match.play() with a move's text is deprecated and will be removed in tokens_edu "
+                          "0.4.0; pass an Action (match.legal_moves(), or Action.parse(text)).",
+                          DeprecationWarning, stacklevel=2)
         self.last_bot_moves = []
         return self._apply(action)
 
-    def step(self):
-        """The computer seat to act makes one move. Returns it, or None if no bot is to act."""
+    def step(self) -> Action | None:
+        """The computer seat to act makes one move. Returns it (an Action), or None if no bot
+        is to act."""
         if not self.bot_to_act():
             return None
         player = self.game.to_act
-        action = self.bots[player].choose(self.game)
-        applied = self._apply(action)
+        applied = self._apply(move_of(self.game, self.bots[player].choose(self.game)))
         self.last_bot_moves.append((player, applied))
         return applied
 
@@ -309,14 +289,11 @@ class Match:
         g = self.game
         player = g.to_act
         view = g.view(player)  # a live look at the counts (no Observation is built for a move)
-        deck_before, pending_before = view.deck_size(player), g.pending
-        n = len(g.history)
+        deck_before, deciding_before = view.deck_size(player), view.decision() is not None
+        n = len(g.move_stack)
         g.apply(action)
-        applied = action
-        if isinstance(action, str):
-            applied = Action.parse(g.history[-1] if len(g.history) > n else action)
-        if (view.deck_size(player) != deck_before
-                or (g.to_act == player and g.pending and not pending_before)):
+        applied = g.move_stack[-1]  # the game's own value of the move (its engine move, its player)
+        if view.deck_size(player) != deck_before or (view.decision() is not None and not deciding_before):
             self._revealing.add(n)  # it showed its mover a card (a draw or a look)
         self._run_hooks(self.on_move, player, applied)
         return applied
@@ -335,7 +312,8 @@ class Match:
         g = self.game
         if me is None or g.over or self.undo_policy == "off":
             return 0
-        movers = [p for p, _ in g.moves]
+        played = g.move_stack
+        movers = [a.player for a in played]
         if self.undo_policy == "free":
             count = 0
             for i in range(len(movers) - 1, -1, -1):
@@ -348,10 +326,9 @@ class Match:
         # "turn": only my own moves of the turn I am playing now, none that showed a card
         if g.to_act != me or getattr(g, "active", me) != me or self.bots[me] is not None:
             return 0
-        history = list(g.history)
         count = 0
         for i in range(len(movers) - 1, -1, -1):
-            if movers[i] != me or i in self._revealing or history[i] == "end turn":
+            if movers[i] != me or i in self._revealing or played[i].kind == "end":
                 break
             count += 1
         return count
@@ -372,7 +349,7 @@ class Match:
         taken = []
         for _ in range(n):
             taken.append(self.game.undo())
-        top = len(self.game.history)
+        top = len(self.game.move_stack)
         self._revealing = {i for i in self._revealing if i < top}
         self.last_bot_moves = []
         self._run_hooks(self.on_undo, taken)
@@ -396,3 +373,13 @@ class Match:
         m.bots = self.bots  # the same bot objects (a seeded bot keeps its seed)
         m.on_move, m.on_undo = list(self.on_move), list(self.on_undo)
         return m
+
+
+def __getattr__(name):
+    """``prompt_for`` moved to :mod:`tokens_edu.game.observe` (the observer decides what each
+    player reads); the old name works until 0.4.0 with a DeprecationWarning."""
+    if name == "prompt_for":
+        warnings.warn("tokens_edu.players.match.prompt_for moved to tokens_edu.game.observe.prompt_for; "
+                      "the old name will be removed in tokens_edu 0.4.0.", DeprecationWarning, stacklevel=2)
+        return _observe.prompt_for
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

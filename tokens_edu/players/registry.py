@@ -15,10 +15,13 @@ from __future__ import annotations
 import copy
 import importlib
 import inspect
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["BOTS", "ALIASES", "BotRecipe", "recipe", "recipes", "make_bot", "register_bot"]
+from ..game.actions import Action
+
+__all__ = ["BOTS", "ALIASES", "BotRecipe", "recipe", "recipes", "make_bot", "register_bot", "move_of"]
 
 #: Bots by name: name -> ``"module:Class"`` (or a callable). The class is made with
 #: ``seed=<a seed for this game and seat>`` when its constructor takes a ``seed``, else with no
@@ -139,3 +142,32 @@ def make_bot(spec, seed: int | None = None):
         ValueError: an unknown name (the message lists the known ones) or not a bot.
     """
     return recipe(spec).make(seed)
+
+
+def move_of(game, choice) -> Action:
+    """A bot's pick as the one move value, an :class:`~tokens_edu.Action` (what every seat
+    passes to the game): an Action as it is; the engine's int move (``choose_move``) as
+    ``game.action(move)``. A text (a bot of one's own that answers with words) is still read
+    until 0.4.0, with a DeprecationWarning.
+
+    Args:
+        game: the :class:`~tokens_edu.Game` the bot chose in. choice: what ``choose(game)`` gave.
+
+    Returns:
+        the Action (anything else is returned as it is: ``game.apply`` then says why it is
+        not a move).
+
+    Raises:
+        IllegalAction: an int that is not one of ``game.legal_moves()``.
+    """
+    if isinstance(choice, Action):
+        return choice
+    if isinstance(choice, int) and not isinstance(choice, bool):
+        return game.action(choice)
+    if isinstance(choice, str):
+        warnings.warn("A bot's choose() that gives text is deprecated and will not be read from tokens_edu "
+                      "0.4.0; give an Action (game.legal_actions() or game.action(move)).",
+                      DeprecationWarning, stacklevel=2)
+        legal = game.legal_action(choice)
+        return choice if legal is None else legal
+    return choice

@@ -57,6 +57,7 @@ import random
 
 from ..engine import moves as mv
 from ..errors import IllegalAction
+from ..game.observe import option_hidden
 
 __all__ = ["explain", "describe", "hidden_to_others", "mask", "why_chosen", "MAX_OPTIONS", "COLUMNS"]
 
@@ -64,8 +65,6 @@ __all__ = ["explain", "describe", "hidden_to_others", "mask", "why_chosen", "MAX
 MAX_OPTIONS = 5
 #: The columns every explanation has, in order (bots add their own after ``score``).
 COLUMNS = ["option", "chosen", "score", "reason"]
-
-_SECRET_LABELS = ("pick", "top-bottom", "order", "hand")
 
 
 def _flags(n: int) -> str:
@@ -79,14 +78,9 @@ def _tokens(n: int) -> str:
 def hidden_to_others(game, move: int) -> bool:
     """True when ``move`` (a legal move of the player to act) names a card the other player
     may not see: a card from the hand (train, deploy; a trained card stays face-down, R8), or
-    a card of a secret choice (a look at the deck, R22; a card to discard from the hand, R23)."""
-    kind = move & 15
-    if kind in (mv.TRAIN, mv.DEPLOY):
-        return True
-    if kind == mv.CHOOSE:
-        d = game.view(game.to_act).decision()
-        return d is not None and d[0] in _SECRET_LABELS
-    return False
+    a card of a secret choice (a look at the deck, R22; a card to discard from the hand, R23).
+    The observer decides it (:func:`tokens_edu.game.observe.option_hidden`)."""
+    return option_hidden(game, move)
 
 
 def describe(game, move: int) -> str:

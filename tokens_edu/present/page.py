@@ -8,14 +8,15 @@ player's secret moves masked, the cards that may be read. Nothing else decides w
 :class:`~tokens_edu.widgets.GameView` and its panes, :class:`~tokens_edu.widgets.ReplayView`
 and the teacher's replay all draw a Page. No widgets: a test calls it on any game.
 
-Hidden information is kept out here, once:
+Hidden information is decided by the observer (:class:`~tokens_edu.game.observe.Observer`),
+which the page asks for everything it shows:
 
-- a Page is built from **one** ``game.observation(...)`` (the viewer's own hand, counts for
-  everything else), so no other hand and no deck order is in it;
+- a Page is built from **one** observation (the viewer's own hand, counts for everything
+  else), so no other hand and no deck order is in it; under a hot-seat cover (``viewer``
+  None) the observation has no hand, no move and no private prompt;
 - the chooser of a look at the deck reads their own prompt; everyone else reads the engine's
-  public sentence (R22) (:func:`~tokens_edu.players.match.prompt_for`);
-- in the move list the other player's face-down Trains and secret picks are masked (:func:`mask`);
-- under a hot-seat cover (``viewer`` None) there is no hand, no move and no private prompt;
+  public sentence (R22);
+- in the move list the other player's face-down Trains and secret choices are not named;
 - the computer's last moves light up only public cards; a face-down Train lights up the
   Training Set, never a card of that name.
 
@@ -26,17 +27,19 @@ Example::
     game = Game.from_scenario("lessons/scenarios/03-audit.yaml")
     page = present(game, 0, Seating(computer=(False, True)))
     page.status                     # "Your turn"
-    [str(a) for a in page.moves]    # what the page offers; the page sends a move by its index
+    page.moves                      # the Actions offered; the page sends one back by its index
     page.state()                    # the JSON-able dict the card table draws
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+import warnings
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from ..players.match import prompt_for
+from ..game.actions import Action
+from ..game.observe import PUBLIC_KINDS, Observer
+from ..errors import IllegalAction
 from .faces import LOG_LINES, WIN_TOKENS, board_state, card_face, moves_state, plain, sides_state
 
 __all__ = ["Seating", "Page", "present", "mask", "short_name", "REPLAY", "MAX_NAME", "PUBLIC_KINDS",
@@ -44,11 +47,6 @@ __all__ = ["Seating", "Page", "present", "mask", "short_name", "REPLAY", "MAX_NA
 
 #: Names are cut to this many characters on a page (a long name breaks the layout).
 MAX_NAME = 30
-#: The computer's moves whose cards are public (lit up on the table); a Train is face-down and
-#: a choice may name a card only the chooser saw, so those never light up a card.
-PUBLIC_KINDS = frozenset({"deploy", "task", "audit", "use"})
-# Choices that say nothing about hidden cards; any other "choose ..." by the opponent is masked.
-_PUBLIC_CHOICE = re.compile(r"^choose (yes|no|top|bottom|mode [ab]|\d+ flags?)$", re.IGNORECASE)
 #: What Undo's tooltip says, per undo policy (see :class:`~tokens_edu.players.match.Match`).
 UNDO_HINTS = {"turn": "Take back your own moves of this turn",
               "free": "Take back your last move and the computer's moves after it",
@@ -63,28 +61,32 @@ def short_name(name: object, limit: int = MAX_NAME) -> str:
     return text or "?"
 
 
-def mask(text: str, mover: int | None, viewer: int | None) -> str:
-    """An action text as ``viewer`` may read it: the other player's face-down Train and secret
-    picks hidden (R8: a trained card is face-down; R22: a look is the looker's alone).
+def mask(action, mover: int | None, viewer: int | None) -> str:
+    """A move played, as ``viewer`` may read it: the observer's words
+    (:meth:`~tokens_edu.game.observe.Observer.move_text`): the other player's face-down Train
+    and secret choices not named (R8, R22), a mulligan read "new hand".
 
     Args:
-        text: the action's text (``"train Sensor"``). mover: who made it (0/1). viewer: who
-            reads (0/1), or None (nobody's eyes: a covered hot seat, everything masked).
+        action: the move, an :class:`~tokens_edu.Action` from ``game.move_stack`` (its text is
+            accepted until 0.4.0, with a DeprecationWarning: a text does not say whether a
+            choice was secret, so every choice of the other player is then hidden).
+        mover: who made it (0/1). viewer: who reads (0/1), or None (nobody's eyes).
 
     Returns:
-        str: the text, ``"train a card (face-down)"``, ``"choose (a secret choice)"``, or
-        ``"new hand"`` for a mulligan (the words on screen for everyone, the mover too).
+        str: the text as the viewer may read it.
     """
-    low = text.lower()
-    if low == "mulligan":
-        return "new hand"
-    if mover is not None and mover == viewer:
-        return text
-    if low.startswith("train "):
-        return "train a card (face-down)"
-    if low.startswith("choose ") and not _PUBLIC_CHOICE.match(low):
-        return "choose (a secret choice)"
-    return text
+    if not isinstance(action, Action):
+        warnings.warn("mask() with a move's text is deprecated and will be removed in tokens_edu 0.4.0; "
+                      "pass the Action (game.move_stack) or ask Observer(viewer).move_text(action).",
+                      DeprecationWarning, stacklevel=2)
+        try:
+            parsed = Action.parse(str(action))
+        except IllegalAction:
+            return str(action)
+        action = replace(parsed, secret=parsed.kind == "choose")
+    if mover is not None and action.player != mover:
+        action = replace(action, player=mover)
+    return Observer(viewer).move_text(action)
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,11 @@ class Page:
     log_shown: tuple | None = field(default=None, repr=False)
 
     @property
+    def observer(self) -> Observer:
+        """The viewer's eyes (:class:`~tokens_edu.game.observe.Observer`): what this page may show."""
+        return Observer(self.viewer)
+
+    @property
     def covered(self) -> bool:
         """True while a hot-seat cover is up."""
         return self.seating.covered
@@ -232,15 +239,16 @@ class Page:
         state["note"] = note
         return state
 
-    def mask(self, text: str, mover: int | None) -> str:
-        """``text`` (an action by ``mover``) as this page's viewer may read it (:func:`mask`)."""
-        return mask(str(text), mover, self.viewer)
+    def mask(self, action, mover: int | None = None) -> str:
+        """A move played (an Action; its text until 0.4.0) as this page's viewer may read it
+        (:func:`mask`; ``mover`` defaults to the Action's player)."""
+        return mask(action, action.player if mover is None and isinstance(action, Action) else mover, self.viewer)
 
     def move_lines(self) -> list[str]:
         """Every move so far, numbered, as the viewer may read it: ``"3. Bo: train a card
-        (face-down)"`` (plain text; the names as shown)."""
-        return [f"{i + 1}. {self.names[mover]}: {mask(str(text), mover, self.viewer)}"
-                for i, (mover, text) in enumerate(self.game.moves)]
+        (face-down)"`` (plain text; the names as shown; the observer's move list)."""
+        return [f"{i + 1}. {self.names[mover]}: {text}"
+                for i, (mover, text) in enumerate(self.observer.move_list(self.game))]
 
     def tables(self) -> dict:
         """The State tables (pandas) as the page may show them: ``players``, ``board``, ``hand``
@@ -254,17 +262,6 @@ class Page:
         if self.viewer is None:
             tables["hand"] = None
         return tables
-
-
-def _highlight(last_moves) -> frozenset:
-    out = set()
-    for mover, action in tuple(last_moves)[-3:]:
-        kind = getattr(action, "kind", None)
-        if kind in PUBLIC_KINDS:  # cards in play: anyone sees them
-            out.update(x for x in (getattr(action, "card", None), getattr(action, "target", None)) if x)
-        elif kind == "train":  # face-down: light up the Training Set, never a card of that name
-            out.add(f"ts:{mover}")
-    return frozenset(out)
 
 
 def _status(obs, viewer, s: Seating, names) -> str:
@@ -293,7 +290,7 @@ def _step(game, obs, moves, names) -> str:
     kinds = {a.kind for a in moves}
     phase = getattr(game, "phase", "main")
     who = names[obs.to_act]
-    n = len(game.history)
+    n = len(game.move_stack)
     count = f" · {n} move{'s' if n != 1 else ''} so far"
     if phase == "order" or "order" in kinds:
         return f"Getting ready: {who} won the die roll and decides who goes first." + count
@@ -327,8 +324,9 @@ def present(game, viewer: int | None, seating: Seating = Seating(), *, log_lines
     """Everything ``viewer``'s page may show of ``game`` now, as a :class:`Page`.
 
     Args:
-        game: a :class:`~tokens_edu.Game` (read through ``observation``, ``log``/``log_for``,
-            ``moves``, ``history``, ``pending`` and ``phase``; never changed).
+        game: a :class:`~tokens_edu.Game` (read through the viewer's
+            :class:`~tokens_edu.game.observe.Observer`, and ``move_stack`` and ``phase``; never
+            changed).
         viewer: whose eyes the page is for: 0 or 1, or None (a covered hot seat, two computers
             watched, a teacher's view without a seat).
         seating: who sits where and how the page is set (:class:`Seating`; :meth:`Seating.of`
@@ -348,21 +346,16 @@ def present(game, viewer: int | None, seating: Seating = Seating(), *, log_lines
         raise ValueError(f"viewer must be 0, 1 or None, not {viewer!r}.")
     s = seating
     seat = s.seat if s.seat in (0, 1) else (viewer if viewer in (0, 1) else 0)
-    obs = game.observation(viewer if viewer in (0, 1) else seat)  # the one observation of this page
+    eyes = Observer(viewer)
+    obs = eyes.observation(game, seat)  # the one observation of this page
     names = tuple(s.names) if s.names else tuple(short_name(n) for n in obs.names)
     live = s.live and not s.covered
     to_act = obs.to_act
     moves = ()
     if live and not obs.over and viewer in (0, 1) and to_act == viewer and not s.computer[viewer]:
         moves = tuple(obs.legal_actions)
-    prompt = None
-    pending = None if obs.over or not s.live else game.pending  # a choice in progress (its chooser's words)
-    if pending:
-        mine = viewer is not None and viewer == to_act
-        prompt = prompt_for(pending if mine else None, obs.pending_public, game.names[to_act],
-                            bool(s.computer[to_act]))
-    log = game.log_for(viewer) if viewer in (0, 1) else game.log
-    lines = tuple(plain(e.text) for e in log)
+    prompt = eyes.prompt(game, s.computer) if s.live else None  # a choice in progress
+    lines = tuple(plain(e.text) for e in eyes.log(game))
     hand_names = [c.name for c in obs.hand] if viewer in (0, 1) else []
     readable = tuple(sorted(dict.fromkeys(hand_names + [b.card.name for b in obs.board])))
     return Page(
@@ -371,6 +364,6 @@ def present(game, viewer: int | None, seating: Seating = Seating(), *, log_lines
         step=_step(game, obs, moves, names) if s.live else "",
         banner=_banner(obs, s, names) if s.live else None,
         cover=_cover(obs, names) if s.live and s.covered and not obs.over else None,
-        log=lines, highlight=_highlight(s.last_moves), readable=readable,
+        log=lines, highlight=eyes.highlight(s.last_moves), readable=readable,
         computer_to_act=not obs.over and to_act is not None and bool(s.computer[to_act]),
         seating=s, log_shown=tuple(log_lines) if log_lines is not None else None)

@@ -48,11 +48,11 @@ Student-facing text carries no rule numbers ("(R8)"): those are for teachers and
 
 Example::
 
-    from tokens_edu import Game
+    from tokens_edu import Action, Game
     from tokens_edu.widgets import GameView
     view = GameView(Game.from_scenario("scenarios/03-audit.yaml"), seats=("human", "greedy"))
     view                                   # shows itself in a notebook
-    view.buttons["task Neural Network"].click()   # what a click on that move does
+    view.buttons[Action.parse("task Neural Network")].click()   # what a click on that move does
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ import ipywidgets as widgets
 from ..players.match import Match, seat_bot
 from ..present import Page, Seating, mask, present
 from ..present.faces import WIN_TOKENS, plain
-from .controls import Control, MoveButton
+from .controls import Control, MoveButton, MoveButtons
 from .keep import keep_match
 from .panes import NOBODY, Pane
 from .panes.discuss import DiscussArea
@@ -138,7 +138,8 @@ class GameView(widgets.VBox):
     Attributes (for tests, teachers and later features):
         match: the Match. game: ``match.game``. page: the presenter's :class:`Page` drawn now.
         table: the :class:`~tokens_edu.widgets.table.CardTable`.
-        buttons: dict, move text -> :class:`MoveButton` for each move offered now.
+        buttons: :class:`~tokens_edu.widgets.controls.MoveButtons`, Action -> :class:`MoveButton`
+            for each move offered now (``view.buttons[action].click()``).
         undo_button, next_button, pause_button, reveal_button, again_button: :class:`Control`.
         note: the latest message to the student (plain text). status: the status line.
         panes, pane_titles, pane_buttons: the panes' widgets, titles and show/hide buttons by key.
@@ -191,7 +192,7 @@ class GameView(widgets.VBox):
         #: bring the table into the window when a game starts (NewGamePanel sets it: a click
         #: started the game; a lesson page with several tables must not jump on load)
         self.scroll_into_view = False
-        self.buttons: dict[str, MoveButton] = {}
+        self.buttons = MoveButtons()
         self.note = ""
         self._note_kind = "info"
         self.status = ""
@@ -390,29 +391,30 @@ class GameView(widgets.VBox):
         self.guard(answer)(self, msg)
 
     def _move_from(self, page: Page, i: int) -> None:
-        """Play move ``i`` of the moves ``page`` offered, if the game still offers it."""
+        """Play move ``i`` of the moves ``page`` offered (an Action), if the game still offers it."""
         if self.game.over:
             self._say("The game is over. Click Play again for a new game.")
             return
+        action = page.moves[i]
         if page is self.page:  # the drawing the student saw is the one now: no lookup
-            self.match.play(page.moves[i])
+            self.match.play(action)
             self._refresh(announce=True)
             return
-        text = str(page.moves[i])
-        if text in self.buttons:  # drawn again since (a pane opened...), still offered
-            self.match.play(self.buttons[text].action)
+        offered = self.buttons.get(action)
+        if offered is not None:  # drawn again since (a pane opened...), still offered
+            self.match.play(offered.action)
             self._refresh(announce=True)
             return
         log.info("GameView: a click on a move no longer offered")
-        history = self.game.history
-        if history and history[-1] == text:
+        played = self.game.move_stack
+        if played and played[-1] == action:
             note = "That move was already made."
         elif self.match.bot_to_act():
             note = "Wait: the computer is playing its turn."
         elif self.viewer() is None:  # hot seat, cover up: an explanation would read the hand
             note = "Show your cards first (the button on the table)."
         else:
-            note = f"'{text}' is not offered any more. " + plain(self.game.explain(text))
+            note = f"'{action}' is not offered any more. " + plain(self.game.explain(action))
         if note not in self.note:
             self.note = (self.note + " " + note).strip() if self._note_kind != "error" else note
             self._note_kind = "info"
@@ -486,9 +488,10 @@ class GameView(widgets.VBox):
 
     # -- drawing ----------------------------------------------------------------------------
     @staticmethod
-    def _mask(text: str, mover: int | None, viewer: int | None) -> str:
-        """An action text as ``viewer`` may read it (:func:`tokens_edu.present.mask`)."""
-        return mask(text, mover, viewer)
+    def _mask(action, mover: int | None, viewer: int | None) -> str:
+        """A move played (an Action) by ``mover`` as ``viewer`` may read it: the observer's
+        words (:func:`tokens_edu.present.mask`)."""
+        return mask(action, mover, viewer)
 
     def _refresh(self, announce: bool = False) -> None:
         """Ask the presenter for the page (one way: match -> page) and the moves it offers."""
@@ -497,7 +500,7 @@ class GameView(widgets.VBox):
             m, autoplay=self.autoplay, paused=self.paused, delay_ms=self.delay_ms, title=self.lesson,
             game_no=self._game_no, scroll=self.scroll_into_view))
         self.page = page
-        self.buttons = {str(a): MoveButton(self, page, i) for i, a in enumerate(page.moves)}
+        self.buttons = MoveButtons({a: MoveButton(self, page, i) for i, a in enumerate(page.moves)})
         self.status = page.status
         if page.covered and self._note_kind == "error":
             self.note = ""  # what went wrong for the last player is not for the next one's eyes

@@ -389,7 +389,7 @@ class ThinkingPane:
         mover, shown, chosen_full, started, secret = self._before
         self._before = None
         text = str(action)
-        public = view._mask(text, mover, self._reader(mover))
+        public = view._mask(action, mover, self._reader(mover))  # the observer's words for the reader
         if chosen_full is not None and chosen_full["option"] == text and public == text:
             idx = shown.index[shown["chosen"]]
             if len(idx):  # the move is on the table now: its name and reason are no secret
@@ -478,7 +478,7 @@ class HintPane:
         view.on_drawn.append(self._on_refresh)
 
     def _key(self):
-        return (id(self.view.game), len(self.view.game.history))
+        return (id(self.view.game), len(self.view.game.move_stack))
 
     def _on_refresh(self, view) -> None:
         if not self._query_checked:

@@ -87,14 +87,15 @@ class ReplayPane(Pane):
     def go(self, where, _button=None) -> None:
         """Show the game after a move: ``"start"``, ``"end"`` (now), or one move back (-1) or on (1)."""
         game = self.view.game
-        total = len(game.history)
+        played = game.move_stack
+        total = len(played)
         if where == "start":
             step = 0
         elif where == "end":
             step = total
         else:
             step = min(max(self.step + int(where), 0), total)
-        key = (id(game), game.history)
+        key = (id(game), played)
         if self._replay is None or self._replay_of != key:
             self._replay, self._replay_of = Replay(game), key
         replay = self._replay

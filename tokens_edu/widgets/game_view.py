@@ -159,7 +159,7 @@ class GameView(widgets.VBox):
         TypeError: ``game`` is neither a Game nor a Match.
 
     Rules: the view offers exactly ``game.legal_actions()`` (R7-R23 live in the engine); Tokens
-    run to 15 (R25); hidden cards follow ``game.observation(player)``.
+    run to 15 (R25); hidden cards follow the viewer's observer (:class:`~tokens_edu.game.observe.Observer`).
     """
 
     journal = journal_alias()

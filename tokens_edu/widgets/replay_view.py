@@ -31,6 +31,7 @@ import logging
 
 import ipywidgets as widgets
 
+from ..game.observe import TEACHER
 from ..game.replay import Replay
 from ..present import REPLAY, present
 from .panes import esc as _esc
@@ -181,7 +182,7 @@ class ReplayView(widgets.VBox):
         self.lines.value = "<br>".join(_esc(t) for t in lines) or "<i>Nothing to say.</i>"
         seat = self.seat
         other = 1 - seat
-        hand = [c.name for c in r.game.observation(other).hand]  # the teacher sees both hands
+        hand = [c.name for c in TEACHER.observation(r.game, other).hand]  # the teacher's eyes: both hands
         chips = " ".join(f'<span style="display:inline-block;border:1px solid #888;border-radius:4px;'
                          f'padding:1px 6px;margin:1px;background:#fafafa">{_esc(n)}</span>' for n in hand)
         self.other_hand.value = (f"<b>{_esc(r.names[other])}'s hand</b> ({len(hand)}): "

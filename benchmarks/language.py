@@ -12,11 +12,15 @@ Prints:
      comes 1/n as often as word 1): far more different runs of words, a harder case.
    Also the time of one more guess (a table already counted, and a new one) and of writing a
    sentence of up to 20 tokens.
+2. ``kernel``: the PSS of a real kernel running lesson 12 from top to bottom, then after each of
+   its clicks (the widgets' own methods, as the page calls them: a guess and its table, sharing a
+   sentence, the class's 90 sentences arriving, the dice, five sentences, the two
+   demonstrations), with a new database. Limit: 120 MiB after every click.
 
 CPU time measures the work whatever the load; the load average is printed beside each figure
 (the machine is shared while we develop).
 
-Usage: python benchmarks/language.py [--part model] [--repeat 7]
+Usage: python benchmarks/language.py [--part model kernel] [--repeat 7]
 """
 
 from __future__ import annotations
@@ -34,6 +38,39 @@ from tokens_edu.lab.language import NextWordModel
 from tokens_edu.lab.sentences import kit_sentences
 
 SENTENCES = 5_000
+KERNEL_LIMIT_MIB = 120.0
+
+#: Lesson 12's clicks, one line each, as its page calls them (after its cells ran): (what, code).
+CLICKS = (
+    ("type a sentence", "lab.tokens_view.text_box.value = \"Isn't AI fun?\""),
+    ("guess after 'like to', show the counts",
+     "lab.guess_view.context_pick.value = '“like to”'; lab.guess_view.reveal('play')"),
+    ("guess after 'a chatbot'", "lab.guess_view.context_pick.value = '“a chatbot”'; lab.guess_view.reveal('is')"),
+    ("own words (it backs off)",
+     "lab.guess_view.context_pick.value = lab.guess_view.OWN; lab.guess_view.own_context.value = 'purple cat'; "
+     "lab.guess_view.reveal('is')"),
+    ("share a sentence", "lab.class_view.share('I like to juggle with my cat.')"),
+    ("the class's 90 sentences arrive (Get the class's sentences)", "lab.class_view.refresh()"),
+    ("pick a token", "lab.write_view.pick(lab.write_view.chances()[0][0])"),
+    ("the dice, 3 times", "[lab.write_view.dice() for _ in range(3)]"),
+    ("surprise Wild, write 5 sentences", "lab.write_view.surprise.value = 'Wild'; lab.write_view.write_five()"),
+    ("surprise 0, write 5 sentences",
+     "lab.write_view.surprise.value = 'Always the likeliest'; lab.write_view.write_five()"),
+    ("made up: write, find the seam, the card",
+     "lab.made_up_view.write(); lab.made_up_view.check('gills'); lab.made_up_view.card_example()"),
+    ("copied: the private sentence", "lab.copy_view.write()"),
+)
+#: 30 students' 3 sentences each, saved as the lesson saves them (run in the kernel once).
+_CLASS = """
+def _bench_class():
+    from tokens_edu.store import Writer
+    words = ["run", "sing", "paint", "cook", "climb", "dance", "read comics", "play chess", "swim fast", "draw cats"]
+    for i in range(30):
+        for j in range(3):
+            session.store.sentences._saves.clear()
+            session.store.sentences.save(Writer(f"Student {i}", trusted=True), session.lesson,
+                                        f"I like to {words[(i + j) % len(words)]} with friend {i}.")
+"""
 
 
 def _load() -> str:
@@ -108,14 +145,73 @@ def model_part(repeat: int) -> None:
               f"a new one {_mmm(fresh, '{:.2f}')}; a sentence of up to 20 tokens {_mmm(writes)}; {_load()}")
 
 
+def kernel_part() -> None:
+    """PSS of a real kernel running lesson 12, then after each click (see the module's docs)."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    import psutil
+    from jupyter_client import KernelManager
+
+    root = Path(__file__).resolve().parents[1]
+    print(f"kernel memory ({_load()}); limit {KERNEL_LIMIT_MIB:.0f} MiB of PSS after every click")
+    data = tempfile.mkdtemp(prefix="bench-lesson12-")
+    env = dict(os.environ, TOKENS_EDU_DATA=data, QUERY_STRING="student=bench")
+    env.pop("JUPYTERHUB_USER", None)
+    env.pop("TOKENS_EDU_DB_URL", None)
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel(env=env, cwd=str(root / "lessons"))
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=120)
+        proc = psutil.Process(km.provisioner.process.pid)
+
+        def run(code: str) -> float:
+            t0 = time.perf_counter()
+            reply = kc.execute_interactive(code, timeout=600, output_hook=lambda m: None)
+            if reply["content"]["status"] != "ok":
+                raise RuntimeError(f"{reply['content'].get('ename')}: {reply['content'].get('evalue')}")
+            return time.perf_counter() - t0
+
+        def pss() -> float:
+            return proc.memory_full_info().pss / 2**20
+
+        empty = pss()
+        nb = json.loads((root / "lessons" / "12-finish-my-sentence.ipynb").read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                run("".join(cell["source"]))
+        loaded = pss()
+        print(f"  the empty kernel {empty:.1f} MiB; the lesson loaded {loaded:.1f} MiB")
+        run(_CLASS)  # 30 classmates share 3 sentences each (not a click of this page: saved first)
+        run("_bench_class()")
+        worst = loaded
+        for what, code in CLICKS:
+            seconds = run(code)
+            now = pss()
+            worst = max(worst, now)
+            print(f"  after {what}: {now:.1f} MiB ({seconds * 1000:.0f} ms wall)")
+        m = proc.memory_full_info()
+        verdict = "under" if worst < KERNEL_LIMIT_MIB else "OVER"
+        print(f"  the most after a click: {worst:.1f} MiB PSS ({verdict} the limit); at the end PSS "
+              f"{m.pss / 2**20:.1f}, USS {m.uss / 2**20:.1f}, RSS {m.rss / 2**20:.1f} MiB; {_load()}")
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
 def main() -> None:
     """Run the chosen parts and print their figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parts = ["model"]
+    parts = ["model", "kernel"]
     ap.add_argument("--part", nargs="+", default=parts, choices=parts)
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args()
     print(f"benchmarks/language.py: {os.cpu_count()} cores, {_load()}, Python {sys.version.split()[0]}")
+    if "kernel" in args.part:  # first: nothing loaded in this process yet to share pages with
+        kernel_part()
     if "model" in args.part:
         model_part(args.repeat)
 

@@ -24,7 +24,7 @@ from notebooks import GUIDE_PAGE, LESSONS, LESSON_PAGES, NOTEBOOKS, ROOT, SCENAR
 REQUIRED_LESSONS = [
     "01-read-a-card", "02-training-set-and-data", "03-task-and-audit", "04-keywords",
     "05-play-the-computer", "06-hot-seat", "07-inside-the-computers-head", "08-how-ai-senses",
-    "09-tools-targets-and-decks", "10-teach-the-computer", "11-fair-data",
+    "09-tools-targets-and-decks", "10-teach-the-computer", "11-fair-data", "12-finish-my-sentence",
 ]
 
 

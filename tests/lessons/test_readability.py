@@ -179,8 +179,12 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
 
     # the learning lessons' labs (lessons 8 and 11) and the exit questions; "{label}" and the
     # like are filled with a one-word value, as on the page
+    from tokens_edu.lab import sentences as kit_sentences
+    from tokens_edu.widgets import class_sentences, language_guess, language_write
+
     for messages in (drawing_lab.MESSAGES, command_lab.MESSAGES, fair_data.MESSAGES, exit_question.MESSAGES,
-                     teach_lab.MESSAGES):
+                     teach_lab.MESSAGES, language_guess.MESSAGES, language_write.MESSAGES,
+                     class_sentences.MESSAGES, kit_sentences.WARNINGS):
         texts |= {re.sub(r"\{\w+\}", "Flag", t) for t in messages.values()}
     texts.add(who.NO_NAME)
     from tokens_edu.widgets.deck_check import EXAMPLE_DECK, DeckCheck

@@ -69,9 +69,9 @@ def test_guide_quotes_the_lessons_discuss_question(path):
 def test_lessons_discuss_different_cards_and_give_four_topics_a_slot():
     """Issue 19: eight of the nine closing questions once framed a risk, two lessons asked the
     same card's, and jobs, deepfakes, the environment and bias in data had no lesson. Now each
-    of the eleven lessons asks about a different card, and each of those four topics has a lesson."""
+    of the twelve lessons asks about a different card, and each of those four topics has a lesson."""
     cards = [closing_discuss(path)[0].name for path in LESSON_PAGES]
-    assert len(cards) == 11 and len(set(cards)) == 11, cards
+    assert len(cards) == 12 and len(set(cards)) == 12, cards
     topics = {"jobs": {"Job Disruption", "AI Career Path"}, "deepfakes": {"Deepfake"},
               "the environment": {"Environmental Footprint", "Data Center", "GPU"},
               "bias in data": {"Bias in Data"}}

@@ -47,6 +47,11 @@ def site(tmp_path_factory):
         "Which card earns more Tokens?", "GPT", kind="prediction", correct=True)
     Journal(db, student="Bo", lesson="01-read-a-card").save_response(
         "Which card earns more Tokens?", ZALGO, kind="prediction", correct=False)
+    from tokens_edu.store import Stores, Writer  # lesson 12's sentences, one hidden
+
+    sentences = Stores(db).sentences
+    sentences.save(Writer("Ana", trusted=True), "12-finish-my-sentence", "I like to read comics.")
+    sentences.hide(sentences.save(Writer("Bo", trusted=True), "12-finish-my-sentence", "W" * 200))
     store = GameStore(db)
     d = starter_decks()
     game = Game.new(d[0], d[7], seed=3, names=("Ana", "Computer"))
@@ -145,7 +150,7 @@ def test_the_replay_draws_the_table_and_steps(browser, site):
 
 
 PAGES = {"answers": "", "progress": "progress", "questions": "questions", "wall": "wall?lesson=01-read-a-card&card=GPT",
-         "games": "games", "replay": None, "login": "login", "logged-out": "logout"}
+         "games": "games", "replay": None, "login": "login", "logged-out": "logout", "sentences": "sentences"}
 
 
 @pytest.mark.parametrize("name", list(PAGES))

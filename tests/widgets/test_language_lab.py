@@ -198,7 +198,7 @@ def test_the_copy_demo_repeats_the_private_sentence(lab):
     text = lab.copy_view.write()
     assert text == demos()["private"]["writes"]
     shown = lab.copy_view.shown.value
-    assert shown.count("100%</td>") == len(tokens(text)) - 1  # every token after the name
+    assert shown.count(">100%</span>") == len(tokens(text)) - 1  # every token after the name
     assert "even at the wildest surprise" in shown
 
 

@@ -66,6 +66,7 @@ def _our_widgets(tmp_path) -> list:
         EthicalMatrix,
         ExitQuestion,
         GameView,
+        LanguageLab,
         NewGamePanel,
         PixelGrid,
         PredictionBox,
@@ -79,6 +80,7 @@ def _our_widgets(tmp_path) -> list:
     journal = Journal(url=f"sqlite:///{tmp_path / 'j.sqlite'}", student="ana", lesson="t")
     game = Game.from_scenario(SECRET)
     lab = TrainingLab(journal=journal)
+    words = LanguageLab()  # lesson 12: its six parts
     return [
         BrowserKey(), CommandLab(), DeckCheck(), DiscussBox("Chatbot", journal), DrawingLab(journal),
         EthicalMatrix(journal, "m", who=["students"], what=["fair"]),
@@ -88,6 +90,7 @@ def _our_widgets(tmp_path) -> list:
         PredictionBox("Which?", "A.", choices=["A", "B"], correct="A"),
         PuzzlePicker({"one": SECRET}), ReplayView(game), PixelGrid(size=12), lab,
         CopyLab(journal=journal), TestBench(lab, journal=journal),
+        words.tokens_view, words.guess_view, words.class_view, words.write_view, words.made_up_view, words.copy_view,
     ]
 
 

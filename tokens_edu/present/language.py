@@ -1,6 +1,7 @@
 """What lesson 12's page shows of a next-word model, as HTML: no widgets, no JavaScript.
 
 - :func:`token_chips`: a text's tokens, one box each, numbered.
+- :func:`chance_chips`: tokens written one by one, each with the chance it had.
 - :func:`chance_table`: the count table for one context with a bar for each chance (the counts
   divided by their total), a student's guess marked, new counts marked.
 - :func:`pieces_html`: a sentence coloured by the learned sentences each part came from, the
@@ -16,7 +17,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-__all__ = ["token_chips", "chance_table", "pieces_html", "writing_html", "quote", "percent"]
+__all__ = ["token_chips", "chance_chips", "chance_table", "pieces_html", "writing_html", "quote", "percent"]
 
 _INK = "#1f2937"
 _BAR = "#1f5fa8"
@@ -65,6 +66,27 @@ def token_chips(words: Sequence[str]) -> str:
             f'style="display:flex;flex-wrap:wrap;align-items:flex-start">{chips}</div>'
             f'<p style="margin:2px 0;font-size:14px"><strong>{len(words)}</strong> '
             f'token{"s" if len(words) != 1 else ""}</p>')
+
+
+def chance_chips(steps: Sequence[tuple[str, float]], title: str) -> str:
+    """Tokens written one by one, each in a box with the chance it had under it.
+
+    Args:
+        steps: ``(token, chance)`` pairs in the order written (chance 0 to 1).
+        title: what the row shows (a heading over it, and the start of what a screen reader hears).
+
+    Returns:
+        str: an HTML block.
+    """
+    chips = "".join(
+        f'<span style="display:inline-flex;flex-direction:column;align-items:center;margin:2px">'
+        f'<span style="border:1px solid #6b7a90;border-radius:4px;padding:1px 7px;background:#fff;'
+        f'font-family:monospace;font-size:15px;color:{_INK}">{_e(w)}</span>'
+        f'<span style="font-size:12px;color:#374151">{percent(p)}</span></span>' for w, p in steps)
+    said = f"{title}: " + ", ".join(f"{w} {percent(p)}" for w, p in steps)
+    return (f'<p style="margin:4px 0 0;font-weight:bold">{_e(title)}</p>'
+            f'<div class="tokens-lm-chances" role="group" aria-label="{_e(said)}" '
+            f'style="display:flex;flex-wrap:wrap;align-items:flex-start">{chips}</div>')
 
 
 def chance_table(counts: Mapping[str, int], context: Sequence[str], guess: str = "",

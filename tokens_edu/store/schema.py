@@ -22,6 +22,9 @@ Tables:
 ``drawings``  pictures a student drew and labelled (lesson 8), ``pixels`` one byte per pixel,
               row by row, ``width`` x ``height``; the view ``class_drawings`` shows them without
               names (the class's training data).
+``sentences`` sentences a student shared with the class's next-word model (lesson 12), with
+              ``hidden`` (the teacher hid it); the view ``class_sentences`` shows the visible
+              ones without names (the class's text).
 
 On PostgreSQL a migration also makes ``tokens_edu_logins`` (:data:`logins`) and sets up
 row-level security (each student's own login reads and
@@ -34,6 +37,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 __all__ = ["metadata", "answers", "drafts", "games", "roster", "responses", "drawings", "class_drawings",
+           "sentences", "class_sentences", "SENTENCE_COLUMNS", "MAX_SENTENCE",
            "logins",
            "COLUMNS", "RESPONSE_COLUMNS", "DRAWING_COLUMNS", "MAX_NAME", "MAX_ANSWER",
            "CODE_LENGTH", "BROWSER_LENGTH", "KINDS"]
@@ -58,6 +62,10 @@ KINDS = ("prediction", "exit", "result")
 COLUMNS = ["id", "student", "lesson", "card", "prompt", "answer", "saved_at"]
 #: The columns of :meth:`Journal.responses`, in order.
 RESPONSE_COLUMNS = ["id", "student", "lesson", "question", "kind", "answer", "correct", "saved_at"]
+#: The columns of the teacher's table of sentences, in order.
+SENTENCE_COLUMNS = ["id", "student", "lesson", "text", "saved_at", "hidden"]
+#: Longest sentence a student shares (characters): one sentence, not a paste.
+MAX_SENTENCE = 200
 #: The columns of :meth:`Journal.drawings`, in order (``pixels`` is bytes).
 DRAWING_COLUMNS = ["id", "student", "lesson", "label", "width", "height", "pixels", "saved_at"]
 
@@ -180,6 +188,24 @@ sa.Index("ix_drawings_lesson_label", drawings.c.lesson, drawings.c.label)
 sa.Index("ix_drawings_student_lesson", drawings.c.student, drawings.c.lesson, drawings.c.saved_at)
 sa.Index("ix_drawings_browser_saved_at", drawings.c.browser, drawings.c.saved_at)
 
+sentences = sa.Table(
+    "sentences",
+    metadata,
+    _seq(),
+    sa.Column("id", sa.String(36), nullable=False),
+    sa.Column("student", sa.String(200), nullable=False),
+    sa.Column("lesson", sa.String(200), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("saved_at", sa.DateTime(timezone=True), nullable=False),
+    _browser(),
+    sa.Column("hidden", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("hidden_at", sa.DateTime(timezone=True), nullable=True),
+    sa.UniqueConstraint("id", name="uq_sentences_id"),
+)
+sa.Index("ix_sentences_lesson_hidden", sentences.c.lesson, sentences.c.hidden, sentences.c.seq)
+sa.Index("ix_sentences_student_lesson", sentences.c.student, sentences.c.lesson, sentences.c.saved_at)
+sa.Index("ix_sentences_browser_saved_at", sentences.c.browser, sentences.c.saved_at)
+
 #: PostgreSQL only (made with the row-level security by migration 0002; not in :data:`metadata`,
 #: which both databases share): which database login belongs to which student
 #: (:mod:`tokens_edu.store.logins`). Students cannot read it.
@@ -195,3 +221,8 @@ logins = sa.Table(
 class_drawings = sa.table("class_drawings", *(sa.column(c.name, c.type) for c in (
     drawings.c.seq, drawings.c.lesson, drawings.c.label, drawings.c.width, drawings.c.height,
     drawings.c.pixels)))
+
+#: A view (made by the migrations, so not in :data:`metadata`): the sentences the teacher has not
+#: hidden, without names or times, the class's text for lesson 12's model.
+class_sentences = sa.table("class_sentences", *(sa.column(c.name, c.type) for c in (
+    sentences.c.seq, sentences.c.id, sentences.c.lesson, sentences.c.text)))

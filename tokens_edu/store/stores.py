@@ -27,6 +27,7 @@ from .drawings import Drawings
 from .games import GameStore
 from .responses import Responses
 from .roster import Roster
+from .sentences import Sentences
 
 __all__ = ["Stores"]
 
@@ -75,6 +76,11 @@ class Stores:
     def drawings(self) -> Drawings:
         """Labelled drawings (:class:`~tokens_edu.store.drawings.Drawings`)."""
         return Drawings(self.database)
+
+    @cached_property
+    def sentences(self) -> Sentences:
+        """Sentences shared with lesson 12's model (:class:`~tokens_edu.store.sentences.Sentences`)."""
+        return Sentences(self.database)
 
     @cached_property
     def games(self) -> GameStore:

@@ -27,7 +27,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: The menu: (key, path under the base URL, label).
 NAV = (("answers", "", "Answers"), ("progress", "progress", "Progress"),
        ("questions", "questions", "Questions"), ("wall", "wall", "Answer wall"),
-       ("games", "games", "Games"))
+       ("games", "games", "Games"), ("sentences", "sentences", "Sentences"))
 
 #: What the error pages say (other codes: a generic "try again").
 ERRORS = {400: "That address has something this dashboard cannot read.",

@@ -1,13 +1,15 @@
 """The teacher dashboard: the class's answers, progress and games, live, in one browser page.
 
 ``tokens-edu teacher`` starts it (:func:`serve`). It reads the same database as the lessons
-(:mod:`.data`) and never writes to it. Pages (:mod:`.pages`, :mod:`.replay`):
+(:mod:`.data`) and writes to it only to hide a lesson 12 sentence or show it again. Pages (:mod:`.pages`, :mod:`.replay`):
 
 * **Answers** (``/``): every answer by student, lesson and card, with filters and a search;
   each student's latest answer per card by default, every save on request.
 * **Progress** (``/progress``): who has answered which question, and each student's latest game.
 * **Answer wall** (``/wall``): the answers to one card in large type with **no names**.
 * **Games** (``/games``) and a **replay** of any game (``/games/<id>``): both hands shown.
+* **Sentences** (``/sentences``): what the class shared with lesson 12's model, with a button
+  to hide a sentence from the model and the class, or show it again (:mod:`.sentences`).
 * **Export** (``/export.csv``): the answers shown, as a spreadsheet file that is safe to open.
 
 Every page updates by itself while the class works (:mod:`.live`: Server-Sent Events at
@@ -53,6 +55,7 @@ from .pages import (
     safe_cell,
 )
 from .replay import RecordHandler, ReplayHandler
+from .sentences import HideSentenceHandler, SentencesHandler
 
 __all__ = ["make_app", "serve", "TokenAuth", "Throttle", "ClassData", "DashboardData", "safe_cell",
            "answers_csv", "lesson_prompts", "DEFAULT_PORT", "MAX_ROWS", "POLL_SECONDS"]
@@ -66,6 +69,7 @@ PAGES = [
     (r"wall", WallHandler), (r"games", GamesHandler), (r"games/([0-9a-f-]{36})", ReplayHandler),
     (r"games/([0-9a-f-]{36})\.json", RecordHandler), (r"events", EventsHandler),
     (r"today", TodayHandler), (r"questions", QuestionsHandler),
+    (r"sentences", SentencesHandler), (r"sentences/hide", HideSentenceHandler),
 ]
 
 

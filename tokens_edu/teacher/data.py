@@ -6,7 +6,8 @@ a time: each look at the database asks only for the answers saved since the last
 reads the whole answers table. Games and the class list are small tables; they are read again
 only when a cheap signature of them (a count and the newest time) changes.
 
-The dashboard never writes to the store.
+The dashboard writes to the store only when the teacher hides a lesson 12 sentence or shows it
+again (:meth:`ClassData.hide_sentence`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from functools import cached_property
 
 import pandas as pd
 import sqlalchemy as sa
@@ -26,6 +28,8 @@ from ..store import Database, GameStore, JournalUnavailable, Roster, default_url
 from ..store.db import make_engine
 from ..store.schema import games as games_table
 from ..store.schema import roster as roster_table
+from ..store.schema import sentences as sentences_table
+from ..store.sentences import Sentences
 from .lessons import lesson_prompts
 
 __all__ = ["Answer", "AnswerIndex", "ClassData", "DashboardData"]
@@ -354,7 +358,13 @@ class ClassData:
                  if self.games._ready() else ())
             r = (tuple(conn.execute(sa.select(sa.func.count(), sa.func.max(roster_table.c.code))).first())
                  if self.roster._ready() else ())
-        return (g, r)
+            s = ()
+            if getattr(self, "_sentences_ready", False) or sa.inspect(conn).has_table("sentences"):
+                self._sentences_ready = True  # lesson 12's sentences: new, hidden or shown again
+                t = sentences_table.c
+                s = tuple(conn.execute(sa.select(sa.func.count(), sa.func.max(t.saved_at), sa.func.max(t.hidden_at),
+                                                 sa.func.count(sa.case((t.hidden, 1))))).first())
+        return (g, r, s)
 
     # -- what the pages show -----------------------------------------------------------------
     def answers(self, student: str = "", lesson: str = "", card: str = "", search: str = "",
@@ -454,6 +464,44 @@ class ClassData:
         return pd.DataFrame([(r.student, r.lesson, r.question, r.kind, r.answer, r.correct, r.saved_at)
                              for r in rows],
                             columns=["student", "lesson", "question", "kind", "answer", "correct", "saved_at"])
+
+    # -- lesson 12's sentences ------------------------------------------------------------------
+    @cached_property
+    def sentence_store(self) -> Sentences:
+        """The store's :class:`~tokens_edu.store.sentences.Sentences` on this dashboard's database."""
+        return Sentences(self.database)
+
+    def sentence_rows(self, lesson: str = "") -> list[dict]:
+        """The shared sentences of ``lesson`` ("" for every lesson), newest first: dicts with
+        ``id, student, lesson, text, saved_at, hidden``.
+
+        Raises:
+            JournalUnavailable: the store cannot be read now (plain words).
+        """
+        table = self.sentence_store.table([lesson] if lesson else None)
+        rows = table.to_dict("records")
+        for r in rows:
+            r["hidden"] = bool(r["hidden"])
+        return rows[::-1]
+
+    def sentence_lessons(self) -> list[str]:
+        """The lessons that have shared sentences."""
+        with self._engine.connect() as conn:
+            return list(conn.execute(sa.select(sentences_table.c.lesson).distinct()).scalars())
+
+    def hide_sentence(self, sentence_id: str, hidden: bool = True) -> bool:
+        """Hide a sentence from the class's model (``hidden=False``: show it again).
+
+        Returns:
+            bool: True when the sentence exists.
+
+        Raises:
+            JournalUnavailable: the store cannot take the change now (plain words).
+        """
+        done = self.sentence_store.hide(sentence_id, hidden)
+        with self._lock:
+            self.changes += 1
+        return done
 
     def replay(self, game_id: str):
         """A :class:`~tokens_edu.game.replay.Replay` of a saved game (kept while its record does

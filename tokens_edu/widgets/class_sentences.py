@@ -5,7 +5,7 @@ A student writes a sentence (the box starts with "I like to", the start the bars
 presses **Share with the class**. First :func:`~tokens_edu.lab.sentences.personal_details` looks
 at it: a name, an address, a phone number or an email address gets a plain warning, and the
 sentence is shared only after **Share it anyway** (or after the student changes it). A shared
-sentence is saved with the student's name (the session's store: ``store.sentences.add``); the
+sentence is saved with the student's name (the session's store: ``store.sentences.save``); the
 class sees the sentences without names, and the teacher can hide one on the dashboard.
 
 **Get the class's sentences** reads the class's visible sentences again, and the lab learns
@@ -173,7 +173,7 @@ class ClassSentences(widgets.VBox):
             self._local.append({"id": f"here-{len(self._local) + 1}", "text": text})
             return
         writer = ensure_student(session, self._name)
-        self.saved_ids.append(session.store.sentences.add(writer, session.lesson, text))
+        self.saved_ids.append(session.store.sentences.save(writer, session.lesson, text))
 
     # -- the class's sentences ----------------------------------------------------------------------
     def class_rows(self) -> list[dict]:

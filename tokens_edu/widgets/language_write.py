@@ -20,7 +20,7 @@ false (:class:`MadeUpDemo`) and a private sentence repeated word for word (:clas
 Stable CSS classes: ``tokens-lm`` (each part), ``tokens-lm-start``, ``tokens-lm-surprise``,
 ``tokens-lm-writing``, ``tokens-lm-picks``, ``tokens-lm-pick``, ``tokens-lm-dice``, ``tokens-lm-back``,
 ``tokens-lm-restart``, ``tokens-lm-five``, ``tokens-lm-sentences``, ``tokens-lm-done``,
-``tokens-lm-write``, ``tokens-lm-seam-pick``, ``tokens-lm-seam-check``, ``tokens-lm-pieces``,
+``tokens-lm-write``, ``tokens-lm-seam-pick``, ``tokens-lm-seam-check``, ``tokens-lm-seam-result``,
 ``tokens-lm-card``, ``tokens-lm-copy``, ``tokens-lm-message``.
 """
 
@@ -32,7 +32,7 @@ import ipywidgets as widgets
 
 from ..lab.language import END_MARKS, NextWordModel, join_tokens, tokens
 from ..lab.sentences import demos
-from ..present.language import chance_table, percent, pieces_html, quote, writing_html
+from ..present.language import chance_chips, chance_table, percent, pieces_html, quote, writing_html
 from .language_guess import guarded, say
 
 __all__ = ["WritingLab", "MadeUpDemo", "CopyDemo", "SURPRISE", "MESSAGES", "SEAM_KEY", "MOST_TOKENS"]
@@ -62,6 +62,7 @@ MESSAGES = {
     "copy": "Every token had a 100% chance, even at the wildest surprise. It saw this sentence once, "
             "and no other sentence uses its words. So it can only copy it.",
     "not_saved": "Your pick was not saved: {why}",
+    "chances": "Each token it wrote, and its chance",
 }
 
 _GREEN = "#1d5e20"
@@ -79,16 +80,6 @@ def _button(description: str, css: str, icon: str = "", primary: bool = False) -
     return b
 
 
-def _steps_table(steps) -> str:
-    """Each token written and the chance it had, as a small table."""
-    rows = "".join(f'<tr><td style="font-family:monospace;padding:0 8px">{_e(s.token)}</td>'
-                   f'<td style="text-align:right;padding:0 8px">{percent(s.probability)}</td></tr>' for s in steps)
-    return ('<table class="tokens-lm-steps" style="border-collapse:collapse;font-size:14px;margin:4px 0">'
-            '<caption style="text-align:left;font-weight:bold">Each token it wrote, and its chance</caption>'
-            '<thead><tr><th scope="col" style="text-align:left;padding:0 8px">Token</th>'
-            f'<th scope="col" style="text-align:right;padding:0 8px">Chance</th></tr></thead><tbody>{rows}</tbody></table>')
-
-
 class WritingLab(widgets.VBox):
     """Write with the model, one token at a time (step 5 of lesson 12; see the module's docs).
 
@@ -97,7 +88,7 @@ class WritingLab(widgets.VBox):
         start: the start shown first.
 
     Attributes:
-        start_box (Text), surprise (SelectionSlider of :data:`SURPRISE`), written (list of tokens
+        start_box (Text), surprise (ToggleButtons of :data:`SURPRISE`), written (list of tokens
         written after the start), writing (HTML), choices (HTML: the table of chances now),
         picks (HBox of one Button per likely token), dice_button, back_button, restart_button,
         five_button, sentences (HTML: the five sentences), done (HTML: copied or made up),
@@ -111,10 +102,11 @@ class WritingLab(widgets.VBox):
         self.start_box = widgets.Text(value=start, description="Start:", style={"description_width": "initial"},
                                       layout=widgets.Layout(width="min(100%, 420px)"))
         self.start_box.add_class("tokens-lm-start")
-        self.surprise = widgets.SelectionSlider(options=[label for label, _ in SURPRISE], value="Normal",
-                                                description="Surprise:", continuous_update=False,
-                                                style={"description_width": "initial"},
-                                                layout=widgets.Layout(width="min(100%, 460px)"))
+        # buttons, not a slider: each stop says its name, and a tap or a key picks it
+        self.surprise = widgets.ToggleButtons(options=[label for label, _ in SURPRISE], value="Normal",
+                                              description="Surprise:", tooltips=[
+                                                  f"temperature {t:g}" for _, t in SURPRISE],
+                                              style={"description_width": "initial", "button_width": "auto"})
         self.surprise.add_class("tokens-lm-surprise")
         self.writing = widgets.HTML()
         self.choices = widgets.HTML()
@@ -136,7 +128,7 @@ class WritingLab(widgets.VBox):
         self.start_box.observe(lambda _c: self.restart(), names="value")
         self.surprise.observe(lambda _c: self.redraw(), names="value")
         super().__init__([
-            widgets.HBox([self.start_box, self.surprise], layout=widgets.Layout(flex_flow="row wrap")),
+            self.start_box, self.surprise,
             self.writing, self.choices,
             widgets.HTML('<p style="margin:2px 0"><strong>You pick the next token:</strong></p>'), self.picks,
             widgets.HBox([self.dice_button, self.back_button, self.restart_button, self.five_button],
@@ -296,7 +288,7 @@ class MadeUpDemo(widgets.VBox):
         self.check_button = _button("Check", "tokens-lm-seam-check", "check")
         self.check_button.layout.display = "none"
         self.result = widgets.HTML()
-        self.result.add_class("tokens-lm-pieces")
+        self.result.add_class("tokens-lm-seam-result")
         self.card_button = _button(f"One from the game: {quote(self.card['prompt'])}", "tokens-lm-card", "clone")
         self.card_result = widgets.HTML()
         self.message = widgets.HTML()
@@ -305,8 +297,9 @@ class MadeUpDemo(widgets.VBox):
         self.write_button.on_click(guarded("MadeUpDemo", self.message, lambda _b: self.write()))
         self.check_button.on_click(guarded("MadeUpDemo", self.message, lambda _b: self.check()))
         self.card_button.on_click(guarded("MadeUpDemo", self.message, lambda _b: self.card_example()))
-        super().__init__([self.write_button, self.shown, *([self._name] if self._name else []), self.seam_pick,
-                          self.check_button, self.message, self.result, self.card_button, self.card_result])
+        super().__init__([widgets.HBox([self.write_button]), self.shown, *([self._name] if self._name else []),
+                          self.seam_pick, widgets.HBox([self.check_button]), self.message, self.result,
+                          widgets.HBox([self.card_button]), self.card_result])
         self.add_class("tokens-lm")
 
     @property
@@ -381,7 +374,7 @@ class CopyDemo(widgets.VBox):
         self.shown.add_class("tokens-lm-copy")
         self.message = widgets.HTML()
         self.write_button.on_click(guarded("CopyDemo", self.message, lambda _b: self.write()))
-        super().__init__([self.write_button, self.shown, self.message])
+        super().__init__([widgets.HBox([self.write_button]), self.shown, self.message])
         self.add_class("tokens-lm")
 
     def write(self) -> str:
@@ -389,6 +382,7 @@ class CopyDemo(widgets.VBox):
         Returns the text."""
         writing = self.model.generate(self.demo["prompt"], MOST_TOKENS, temperature=dict(SURPRISE)["Wild"],
                                       seed=self.lab.seed)
-        self.shown.value = (writing_html(writing.prompt, writing.tokens) + _steps_table(writing)
+        self.shown.value = (writing_html(writing.prompt, writing.tokens)
+                            + chance_chips([(s.token, s.probability) for s in writing], MESSAGES["chances"])
                             + f'<p style="margin:4px 0"><strong>{_e(MESSAGES["copy"])}</strong></p>')
         return join_tokens([*writing.prompt, *writing.tokens])

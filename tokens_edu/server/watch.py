@@ -4,7 +4,9 @@ to the demand, measures what a kernel uses, reads today's lesson and tells the t
 Kernels given back (each counted, said in the next status line, never one line per kernel):
 
 * a page whose browser never connected to its kernel, ``unopened_timeout`` s (20) after its
-  HTML was sent (a script, a link checker, a browser closed while loading);
+  HTML was sent (a script, a link checker, a browser closed while loading), or
+  ``hello_timeout`` s (35) after its first script said hello (a slow laptop's page says it
+  could not reach its lesson after 30 s);
 * a page whose browser went away without closing it (a closed laptop lid: its connection
   drops when its pings go unanswered), ``gone_timeout`` s (120) after its last connection
   closed; a page that comes back finds its kernel gone and says so (:mod:`.pages`);
@@ -126,6 +128,13 @@ class Watch:
             if not page.opened and page.hello is None:
                 await check_unopened(state, kernel_id)
                 continue
+            if not page.opened and now - page.hello > float(state.settings["hello_timeout"]):
+                # its browser said hello but never reached its kernel: the page itself says
+                # "could not reach its lesson" by now (a script's hello holds nothing longer)
+                state.forget(kernel_id)
+                state.count("unopened")
+                await stop_quietly(km, kernel_id)
+                continue
             if page.gone_since is None:  # went away, or its browser never connected
                 page.gone_since = now if page.opened else page.hello
             elif gone_after and now - page.gone_since > gone_after:
@@ -186,7 +195,7 @@ class Watch:
             if free is not None:
                 more = int((free - float(state.settings["min_free_mib"])) // state.kernel_size.mib)
                 fits = (f"; the free memory ({free / 1024:.1f} GiB) holds about "
-                        f"{max(0, more) + state.students() + state.warm()} kernels")
+                        f"{max(0, more) + state.kernels() + state.warm()} kernels")
             log.info("A lesson kernel uses about %.0f MiB here (measured)%s%s.", state.kernel_size.mib,
                      fits, f"; at most {cap} students at once (--max-students)" if cap else "")
 

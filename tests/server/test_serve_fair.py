@@ -22,14 +22,17 @@ import os
 import re
 import secrets
 import shutil
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 import uuid
 from pathlib import Path
 
+import nbformat
 import pytest
-from serving import MARKER, Serve, tiny_lessons
+from serving import MARKER, Serve, free_port, tiny_lessons
 
 pytestmark = pytest.mark.slow
 
@@ -44,8 +47,16 @@ def server(tmp_path_factory):
     env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONUNBUFFERED="1")
     for var in ("JUPYTERHUB_USER", "TOKENS_EDU_DB_URL"):
         env.pop(var, None)
+    who = nbformat.v4.new_notebook()  # a lesson that shows which computer its kernel was told
+    who.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                  "language": "python"}
+    who.cells = [nbformat.v4.new_code_cell(
+        "from tokens_edu.session.address import client_address\n"
+        "print(f'computer=[{client_address()}]')")]
+    nbformat.write(who, lessons / "who.ipynb")
     srv = Serve(["--lessons", str(lessons), "--pool-size", "1", "--preheat-only", "tiny",
                  "--max-students", str(CAP), "--data-dir", str(tmp / "data")], env)
+    srv.data, srv.lessons, srv.env = tmp / "data", lessons, env
     try:
         srv.wait_warm()
         yield srv
@@ -228,3 +239,80 @@ def test_what_a_page_sends_reaches_the_console_once_and_plain(server):
     assert 1 <= len(page_lines) <= 2, page_lines  # one per kind of message, not 350
     assert all("A page sent something the server ignored" in line for line in page_lines)
     assert server.proc.poll() is None
+
+
+# --- issue 29.8 on the real server -------------------------------------------------------------
+
+def test_the_first_lines_say_todays_lesson_and_a_second_server_is_refused(server):
+    assert "Today's lesson: none yet. Name it with: tokens-edu today 03." in server.log
+    second = subprocess.run(
+        [sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons", str(server.lessons),
+         "--port", str(free_port()), "--data-dir", str(server.data)],
+        capture_output=True, text=True, timeout=120, env=server.env)
+    assert second.returncode == 2
+    said = second.stderr.strip()
+    assert "\n" not in said and not second.stdout.strip()
+    assert (f"Another lesson server (process {server.proc.pid}, port {server.port}) already uses "
+            f"the data folder {server.data.resolve()}") in said
+    assert server.proc.poll() is None
+
+
+def test_the_pages_computer_reaches_its_kernel_whatever_the_browser_says(server):
+    tab = Tab(server, "127.0.0.9", path="/voila/render/who.ipynb")
+    # a browser (or a script) sending the header itself changes nothing
+    spoofed = Tab.__new__(Tab)
+    spoofed.server, spoofed.source, spoofed.cookies = server, "127.0.0.10", {}
+    status, html, _ = spoofed._request("GET", "/voila/render/who.ipynb",
+                                       headers={"X-Tokens-Edu-Client": "10.6.6.6"})
+    m = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', html)
+    spoofed.kernel_id, spoofed.stop = (m.group(1) if m else None), threading.Event()
+    try:
+        assert tab.status == 200 and status == 200, html[-500:]
+        assert "computer=[127.0.0.9]" in tab.html
+        assert "computer=[127.0.0.10]" in html and "10.6.6.6" not in html
+    finally:
+        _close_all(server, [tab, spoofed])
+
+
+def test_https_with_certfile_and_keyfile(tmp_path):
+    """--certfile/--keyfile: the lessons over HTTPS on a school network; a warm kernel still gets
+    its page's request (over wss on this computer)."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                           "-subj", "/CN=school.example", "-keyout", str(key), "-out", str(cert)],
+                          capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    lessons = tiny_lessons(tmp_path / "lessons")
+    tmpdir = Path(tempfile.mkdtemp(prefix="th-", dir="/tmp"))
+    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONUNBUFFERED="1")
+    for var in ("JUPYTERHUB_USER", "TOKENS_EDU_DB_URL"):
+        env.pop(var, None)
+    srv = Serve(["--lessons", str(lessons), "--pool-size", "1", "--preheat-only", "tiny",
+                 "--data-dir", str(tmp_path / "data"), "--certfile", str(cert),
+                 "--keyfile", str(key)], env)
+    try:
+        srv.wait_warm()
+        assert f"Open https://127.0.0.1:{srv.port}/" in srv.log
+        import ssl
+
+        context = ssl.create_default_context(cafile=str(cert))
+        context.check_hostname = False  # the certificate names the school's address
+        conn = http.client.HTTPSConnection("127.0.0.1", srv.port, timeout=90, context=context)
+        conn.request("GET", "/voila/render/tiny.ipynb?student=ana")
+        r = conn.getresponse()
+        html = r.read().decode("utf-8", "replace")
+        conn.close()
+        assert r.status == 200 and MARKER in html and "student: ana" in html
+        plain = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=30)
+        with pytest.raises((http.client.HTTPException, ConnectionError, OSError)):
+            plain.request("GET", "/")
+            assert plain.getresponse().status != 200
+        plain.close()
+    finally:
+        srv.stop()
+        shutil.rmtree(tmpdir, ignore_errors=True)
+    bad = subprocess.run([sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons",
+                          str(lessons), "--port", str(free_port()), "--data-dir",
+                          str(tmp_path / "data2"), "--certfile", str(key), "--keyfile", str(cert)],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert bad.returncode == 2 and "cannot be used" in bad.stderr

@@ -16,6 +16,10 @@ What changes from Voila 0.5's page (``/voila/render/<notebook>``), and why:
   stalled stayed open forever; now it ends with a plain "reload" message and its kernel stops.
 * **Pages ask no other computer for anything** (:func:`local_only`): the lab template loads
   Font Awesome from a CDN (the page's widget bundle already has it); offline that request fails.
+* **The page's computer reaches its kernel**: the header :data:`~.state.CLIENT_HEADER` is set
+  to the address the page was asked from (whatever the browser sent under that name), and
+  Voila gives it to the kernel as ``HTTP_X_TOKENS_EDU_CLIENT``: a browser's secret counts only
+  from that computer (:mod:`tokens_edu.session.browser`).
 * **Odd addresses are a plain 404**: a control character in the path (``x.ipynb%00.txt``) made
   Voila's redirect raise (500).
 """
@@ -35,7 +39,7 @@ from jinja2.utils import htmlsafe_json_dumps
 
 from .capacity import FULL_GRACE_S, is_full
 from .pools import stop_quietly
-from .state import SEAT_COOKIE, ServeState, code_seat, seat_from_cookie
+from .state import CLIENT_HEADER, SEAT_COOKIE, ServeState, code_seat, seat_from_cookie
 from .watch import check_unopened
 
 __all__ = ["page_handler", "guarded_renderer", "guarded", "rewrite", "local_only", "render",
@@ -242,6 +246,9 @@ def page_handler(base: type, state: ServeState) -> type:
                 if hasattr(km, "fill_all"):  # a page students are opening gets more warm kernels
                     km.fill_if_needed(None, path)
             client = self.request.remote_ip
+            # The page's computer reaches its kernel (Voila's http_header_envs, set by the
+            # launcher): set here, whatever the browser sent under that name.
+            self.request.headers[CLIENT_HEADER] = str(client or "")
             student = code_seat(self.request.query) or seat_from_cookie(self.get_cookie(SEAT_COOKIE))
             why = is_full(state, path, client, student)
             waited = 0.0

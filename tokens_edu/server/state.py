@@ -17,14 +17,18 @@ from collections.abc import Callable
 from urllib.parse import parse_qs
 
 from .memory import ESTIMATE_MIB, KernelSize
+from .today import local_day
 
 __all__ = ["DEFAULTS", "ServeState", "Demand", "Page", "current_page", "seat_of", "code_seat",
-           "SEAT_COOKIE"]
+           "seat_from_cookie", "SEAT_COOKIE", "CLIENT_HEADER"]
 
 #: The cookie that tells the server which student's browser asks for a page: a key made from
 #: the browser's secret (:func:`seat_of`), set when the page's first script says hello. It only
 #: lets a student's tabs count as one student at the class cap; it opens nothing.
 SEAT_COOKIE = "tokens-edu-seat"
+#: The request header by which the server tells a page's kernel the page's computer (the
+#: address the page was asked from); the launcher has Voila pass it to kernels.
+CLIENT_HEADER = "X-Tokens-Edu-Client"
 _SEAT = re.compile(r"[0-9a-f]{32}")
 _SECRET = re.compile(r"[A-Za-z0-9_-]{22,128}")
 _CODE = re.compile(r"[A-Z0-9]{4,16}")
@@ -84,6 +88,8 @@ DEFAULTS = {
     "today_folder": None,  # the folder whose today.json may name it later (see .today)
     "kernel_log": None,  # file for the kernels' own output (their stderr and stdout)
     "memo_folder": None,  # where the measured kernel size is kept for the next start
+    "certfile": None,  # HTTPS: the certificate (PEM); None: plain HTTP
+    "keyfile": None,  # HTTPS: its private key (PEM; None: in the certificate's file)
 }
 
 _page = contextvars.ContextVar("tokens_edu_page", default=None)
@@ -215,6 +221,8 @@ class ServeState:
         self.pages: dict[str, Page] = {}
         self.waiting: dict[int, str | None] = {}
         self.demand = Demand(self.settings)
+        #: the day (:func:`~.today.local_day`) today's lesson was named: it ends at midnight
+        self.today_day: str | None = local_day() if self.demand.today else None
         self.demand.open_pages = lambda notebook: sum(1 for p in self.pages.values() if p.notebook == notebook)
         self.kernel_size = KernelSize(float(self.settings["kernel_mib"]))
         self.stopping = False

@@ -267,6 +267,18 @@ def make_app_class(state: ServeState) -> type:
         def listen(self):
             loop = asyncio.get_event_loop()
             loop.call_soon(lambda: asyncio.ensure_future(watch(state)))
+            certfile = state.settings.get("certfile")
+            if certfile:  # HTTPS (--certfile/--keyfile): Voila 0.5 has no option for it
+                import ssl
+
+                context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+                context.load_cert_chain(certfile, state.settings.get("keyfile") or None)
+                plain_listen = self.app.listen
+
+                def listen_tls(port, address="", **kwargs):
+                    return plain_listen(port, address, ssl_options=context, **kwargs)
+
+                self.app.listen = listen_tls
             return super().listen()
 
         def _handle_signal_stop(self, sig, frame):

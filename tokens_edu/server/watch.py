@@ -26,7 +26,7 @@ from pathlib import Path
 from .memory import mem_available_mib, remember_kernel_mib
 from .pools import is_ready, stop_quietly
 from .state import ServeState
-from .today import read_today, resolve_lesson
+from .today import local_day, read_today, resolve_lesson
 
 __all__ = ["watch", "check_unopened", "Watch"]
 
@@ -143,8 +143,13 @@ class Watch:
                 await stop_quietly(km, kernel_id)
 
     def today(self) -> None:
-        """Read today's lesson from the data folder's ``today.json`` when it changed."""
+        """Read today's lesson from the data folder's ``today.json`` when it changed; at
+        midnight, today's lesson ends (the file's, or the one given with ``--today``)."""
         state = self.state
+        if state.demand.today and state.today_day and state.today_day != local_day():
+            log.info("Today's lesson %s ended at midnight: warm kernels follow the pages students "
+                     "open. Name the next one with: tokens-edu today LESSON.", state.demand.today)
+            state.demand.today = state.today_day = None
         folder = state.settings.get("today_folder")
         if not folder:
             return
@@ -162,6 +167,7 @@ class Watch:
             return  # no file: the lesson given with --today stays
         if chosen != state.demand.today:
             state.demand.today = chosen
+            state.today_day = local_day() if chosen else None
             if chosen:
                 log.info("Today's lesson: %s. Its warm kernels are starting (up to %d).", chosen,
                          state.demand.class_size)

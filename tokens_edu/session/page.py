@@ -41,7 +41,7 @@ from ..store import JournalUnavailable, Stores, Writer
 from ..store.roster import normalize_code, roster_name
 from ..store.schema import CODE_LENGTH
 from ..store.writer import check_name
-from .address import code_from_query
+from .address import client_address, code_from_query
 from .browser import browser_hash
 
 __all__ = ["PageSession", "CODE_NEEDED", "NO_NAME"]
@@ -193,10 +193,15 @@ class PageSession:
         return self._browser
 
     def set_browser(self, secret: object) -> bool:
-        """Remember the page's browser (from its secret, sent by a front end). Returns True when
-        ``secret`` was a browser's secret (else nothing changes and False is returned)."""
+        """Remember the page's browser (from its secret, sent by a front end), bound to the
+        page's computer when the server tells it (:func:`~.browser.browser_hash`). Returns True
+        when ``secret`` was a browser's secret (else nothing changes and False is returned)."""
         try:
-            self._browser = browser_hash(secret)
+            computer = client_address()
+        except Exception:  # noqa: BLE001 (the page's request cannot be read: unbound)
+            computer = ""
+        try:
+            self._browser = browser_hash(secret, computer)
         except ValueError:
             log.info("A page sent something that is not a browser's secret.")
             return False

@@ -71,8 +71,8 @@ DEFAULTS = {
     "gone_timeout": 120,  # a page whose browser went away (no connection) gives it back after
     "client_pages": 3,  # at the cap, pages one client holds without opening them
     "student_tabs": 3,  # pages (tabs) of one student that count as one student at the cap
-    "hello_timeout": 35,  # a page whose browser said hello but never reached its kernel gives
-    # it back after this (its own page says "could not reach its lesson" after 30 s)
+    "hello_timeout": 60,  # a page whose browser said hello but never reached its kernel gives
+    # it back after this (its own page says "could not reach its lesson" 30-45 s after loading)
     "cold_starts": 2,  # pages starting their own kernel at the same time (the others wait)
     "status_every": 60,  # seconds between status lines (only when something changed); 0: never
     # warm kernels (see Demand)

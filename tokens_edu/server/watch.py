@@ -5,8 +5,8 @@ Kernels given back (each counted, said in the next status line, never one line p
 
 * a page whose browser never connected to its kernel, ``unopened_timeout`` s (20) after its
   HTML was sent (a script, a link checker, a browser closed while loading), or
-  ``hello_timeout`` s (35) after its first script said hello (a slow laptop's page says it
-  could not reach its lesson after 30 s);
+  ``hello_timeout`` s (60) after its first script said hello (a slow laptop's page says it
+  could not reach its lesson after 30 s, and to reload);
 * a page whose browser went away without closing it (a closed laptop lid: its connection
   drops when its pings go unanswered), ``gone_timeout`` s (120) after its last connection
   closed; a page that comes back finds its kernel gone and says so (:mod:`.pages`);

@@ -18,7 +18,7 @@ import time
 import pytest
 
 from tokens_edu.errors import UsageProblem
-from tokens_edu.server import launcher, state as st, today
+from tokens_edu.server import state as st, today
 from tokens_edu.server.lock import LOCK_NAME, ServerLock
 from tokens_edu.server.watch import Watch
 
@@ -75,18 +75,18 @@ def test_todays_lesson_ends_with_its_day(tmp_path):
 
 def test_the_first_lines_say_which_lesson_is_todays(tmp_path):
     names = ["00-start-here.ipynb", "03-task-and-audit.ipynb"]
-    line = launcher._todays_line(None, tmp_path, names)
+    line = today.todays_line(None, tmp_path, names)
     assert line == "Today's lesson: none yet. Name it with: tokens-edu today 03."
-    assert launcher._todays_line("03-task-and-audit.ipynb", tmp_path, names) == (
+    assert today.todays_line("03-task-and-audit.ipynb", tmp_path, names) == (
         "Today's lesson: 03-task-and-audit.ipynb (until midnight, or: tokens-edu today --clear).")
     today.write_today(tmp_path, "03-task-and-audit.ipynb")
-    line = launcher._todays_line(None, tmp_path, names)
+    line = today.todays_line(None, tmp_path, names)
     assert line.startswith("Today's lesson: 03-task-and-audit.ipynb (named with tokens-edu today at ")
     yesterday = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - DAY))
     (tmp_path / today.FILE_NAME).write_text(json.dumps({"lesson": "03-task-and-audit.ipynb",
                                                         "set_at": yesterday,
                                                         "day": "2026-01-01"}))
-    line = launcher._todays_line(None, tmp_path, names)
+    line = today.todays_line(None, tmp_path, names)
     assert line.startswith("Today's lesson: none yet (03-task-and-audit.ipynb was named on "
                            "2026-01-01: a day's lesson ends at its midnight).")
 

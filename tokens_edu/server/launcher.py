@@ -33,7 +33,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,9 +41,10 @@ from ..errors import UsageProblem
 from ..store.db import data_folder
 from .memory import ESTIMATE_MIB, mem_available_mib, remembered_kernel_mib
 from .storage import StorageWatch, storage_problem
+from .cpu import kernel_env
 from .lock import ServerLock
 from .state import CLIENT_HEADER
-from .today import resolve_lesson, today_info, write_today
+from .today import resolve_lesson, todays_line, write_today
 
 __all__ = ["serve", "voila_command", "plan_capacity", "Capacity", "storage_problem", "StorageWatch",
            "connection_root", "kernel_transport", "is_lesson", "lesson_names", "page_kinds",
@@ -413,6 +413,9 @@ def _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfi
     # The venv's kernelspec "python3" (shipped by ipykernel in <venv>/share/jupyter) wins over a
     # user-wide one in ~/.local/share/jupyter, so the kernels run this same Python and package.
     env["JUPYTER_PREFER_ENV_PATH"] = "1"
+    # One maths thread per kernel: 30 kernels each asking for every core slowed the class
+    # (tokens_edu.server.cpu, which also keeps a busy kernel behind the others).
+    kernel_env(env)
     # Python warnings from the kernels' imports would go to the kernels' log, once per kernel.
     env.setdefault("PYTHONWARNINGS", "ignore::DeprecationWarning,ignore::FutureWarning")
     root = connection_root()
@@ -449,24 +452,6 @@ def _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfi
         watch.check()
         watch.start()
     return _run(cmd, env, args, watch)
-
-
-def _todays_line(today: str | None, folder: Path | None, names: list[str]) -> str:
-    """The first lines' word on today's lesson: given with ``--today``, named earlier today with
-    ``tokens-edu today`` (in ``folder``'s ``today.json``), ended with its day, or none."""
-    until = "until midnight, or: tokens-edu today --clear"
-    if today:
-        return f"Today's lesson: {today} ({until})."
-    info = today_info(folder) if folder is not None else {}
-    lesson = resolve_lesson(info["lesson"], names) if info.get("lesson") else None
-    if lesson:
-        at = ""
-        if info.get("mtime"):
-            at = time.strftime(" at %H:%M", time.localtime(info["mtime"]))
-        return f"Today's lesson: {lesson} (named with tokens-edu today{at}; {until})."
-    was = (f" ({str(info['was'])[:80]} was named on {info['day']}: a day's lesson ends at its "
-           "midnight)" if info.get("expired") else "")
-    return f"Today's lesson: none yet{was}. Name it with: tokens-edu today 03."
 
 
 def _certificate(args) -> tuple[Path | None, Path | None]:
@@ -533,7 +518,7 @@ def _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_s
     print(f"Serving {len(names)} lesson page(s) from {lessons}\n"
           f"{who} ({size}{free}).\n"
           f"Warm kernels: {warm}.\n"
-          f"{_todays_line(today, today_folder, names)}\n"
+          f"{todays_line(today, today_folder, names)}\n"
           f"Answers are saved in {answers}.\n"
           f"Open {url} in a browser. {begin}Press Ctrl-C to stop.", flush=True)
     if shown != args.host:

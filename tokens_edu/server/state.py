@@ -74,6 +74,8 @@ DEFAULTS = {
     "hello_timeout": 60,  # a page whose browser said hello but never reached its kernel gives
     # it back after this (its own page says "could not reach its lesson" 30-45 s after loading)
     "cold_starts": 2,  # pages starting their own kernel at the same time (the others wait)
+    "busy_share": 0.5,  # a page's kernel using more of one core than this goes behind the
+    # others (tokens_edu.server.cpu); 0: kernels are left as they are
     "status_every": 60,  # seconds between status lines (only when something changed); 0: never
     # warm kernels (see Demand)
     "demand": True,  # warm kernels follow demand; False: the fixed sizes of "pools"

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 __all__ = ["FILE_NAME", "read_today", "write_today", "resolve_lesson", "MAX_BYTES", "local_day",
-           "today_info"]
+           "today_info", "todays_line"]
 
 #: The file in the data folder that names today's lesson.
 FILE_NAME = "today.json"
@@ -141,3 +141,22 @@ def read_today(folder: Path, now: float | None = None) -> tuple[str | None, floa
     if info["expired"]:
         return None, None
     return info["lesson"], info["mtime"]
+
+
+def todays_line(today: str | None, folder: Path | None, names: list[str]) -> str:
+    """The server's first lines' word on today's lesson (:mod:`.launcher`): given with
+    ``--today``, named earlier today with ``tokens-edu today`` (in ``folder``'s ``today.json``),
+    ended with its day, or none. ``names``: the lessons served."""
+    until = "until midnight, or: tokens-edu today --clear"
+    if today:
+        return f"Today's lesson: {today} ({until})."
+    info = today_info(folder) if folder is not None else {}
+    lesson = resolve_lesson(info["lesson"], names) if info.get("lesson") else None
+    if lesson:
+        at = ""
+        if info.get("mtime"):
+            at = time.strftime(" at %H:%M", time.localtime(info["mtime"]))
+        return f"Today's lesson: {lesson} (named with tokens-edu today{at}; {until})."
+    was = (f" ({str(info['was'])[:80]} was named on {info['day']}: a day's lesson ends at its "
+           "midnight)" if info.get("expired") else "")
+    return f"Today's lesson: none yet{was}. Name it with: tokens-edu today 03."

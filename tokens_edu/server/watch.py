@@ -23,6 +23,7 @@ import logging
 import time
 from pathlib import Path
 
+from .cpu import CpuShare
 from .memory import mem_available_mib, remember_kernel_mib
 from .pools import is_ready, stop_quietly
 from .state import ServeState
@@ -90,6 +91,7 @@ class Watch:
         self.said_size = False
         self.said_ready = False
         self.said_today: str | None = None
+        self.cpu = CpuShare(float(state.settings["busy_share"]))
 
     async def round(self) -> None:
         """Check every page kernel, the pools, the memory figure, today's lesson; then a status
@@ -99,6 +101,7 @@ class Watch:
             return
         now = asyncio.get_event_loop().time()
         await self.pages(now)
+        self.share_cpu()
         if time.monotonic() - self.last_today >= self.TODAY_EVERY:
             self.last_today = time.monotonic()
             self.today()
@@ -141,6 +144,17 @@ class Watch:
                 state.forget(kernel_id)
                 state.count("went away")
                 await stop_quietly(km, kernel_id)
+
+    def share_cpu(self) -> None:
+        """Every kernel below the server, and a page's kernel busy since the last round behind
+        the others (:mod:`.cpu`): a page flooding its kernel slows its own page."""
+        state, km = self.state, self.state.km
+        if not float(state.settings["busy_share"]) or not hasattr(km, "kernel_pid"):
+            return
+        pids = {kid: km.kernel_pid(kid) for kid in list(km.list_kernel_ids())}
+        opened = [pid for kid, pid in pids.items()
+                  if pid and kid in state.pages and state.pages[kid].opened]
+        self.cpu.look([pid for pid in pids.values() if pid], opened)
 
     def today(self) -> None:
         """Read today's lesson from the data folder's ``today.json`` when it changed; at

@@ -13,7 +13,11 @@ import os
 import sqlite3
 from pathlib import Path
 
+import sqlalchemy as sa
+
 from ..errors import UsageProblem
+from ..store.db import JournalUnavailable, data_folder, sqlite_path
+from ..store.migrate import MigrationRefused, upgrade_database, upgraded_line
 
 __all__ = ["add_command", "run", "database_url"]
 
@@ -53,8 +57,6 @@ def database_url(data_dir: Path | None, db_url: str | None = None) -> str:
         return db_url
     if data_dir is None and os.environ.get("TOKENS_EDU_DB_URL", "").strip():
         return os.environ["TOKENS_EDU_DB_URL"].strip()
-    from ..store.db import data_folder
-
     folder = (data_dir if data_dir is not None else data_folder()).expanduser().resolve()
     if folder.exists() and not folder.is_dir():
         raise UsageProblem(f"--data-dir {folder} is a file, not a folder.")
@@ -64,11 +66,6 @@ def database_url(data_dir: Path | None, db_url: str | None = None) -> str:
 def run(args: argparse.Namespace) -> int:
     """``tokens-edu upgrade-db``: copy, then bring up to date, and say so in one line (or two).
     Exit 0, or 2 with one plain line when it cannot be done (nothing was changed)."""
-    import sqlalchemy as sa
-
-    from ..store.db import JournalUnavailable, sqlite_path
-    from ..store.migrate import MigrationRefused, upgrade_database, upgraded_line
-
     url = database_url(args.data_dir, args.db_url)
     path = sqlite_path(url)
     if path is not None and not Path(path).exists():

@@ -33,15 +33,19 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import sqlalchemy as sa
+
 from ..content.bundle import lessons_dir
 from ..errors import UsageProblem
-from ..store.db import data_folder
+from ..store import migrate
+from ..store.db import JournalUnavailable, data_folder, sqlite_path
 from .memory import ESTIMATE_MIB, mem_available_mib, remembered_kernel_mib
 from .storage import StorageWatch, storage_problem
 from .today import resolve_lesson
@@ -343,13 +347,6 @@ def _database_at_start(args: argparse.Namespace, env: dict, data: Path | None) -
     Raises:
         UsageProblem: the one line (nothing was changed).
     """
-    import sqlite3
-
-    import sqlalchemy as sa  # (here: only a server start checks the database)
-
-    from ..store import migrate
-    from ..store.db import JournalUnavailable, sqlite_path
-
     url = env.get("TOKENS_EDU_DB_URL", "").strip() or f"sqlite:///{(data or data_folder()) / 'journal.sqlite'}"
     if getattr(args, "upgrade_db", False):
         path = sqlite_path(url)

@@ -57,6 +57,7 @@ from ..lab.training import train_batches
 from ..players.features import LEARNING_MEANINGS
 from ..players.learning import FEATURES, LearningBot
 from ..present.charts import percent, share_bars, weight_bars, win_rate_curve
+from ..session.address import query_string
 from .background import OneAtATime, page_runner
 from .who import given_session, journal_alias, save_response
 
@@ -259,8 +260,6 @@ class TrainingLab(widgets.VBox):
             return self.seed
         seed = None
         try:
-            from ..session.address import query_string
-
             found = re.search(r"(?:^|&)seed=(\d{1,6})(?:&|$)", query_string() or "")
             seed = int(found.group(1)) if found else None
         except Exception:  # noqa: BLE001 (no page: a script, a test)

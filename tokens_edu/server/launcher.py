@@ -19,6 +19,9 @@
   laptop) within about three minutes.
 * **A calm console**, and **Ctrl-C** (or SIGTERM) stops everything within 10 s with one line.
 * **The answers folder is watched** (:mod:`.storage`).
+* **The answers database is checked once**: a database older than this tokens-edu, or at a
+  revision it does not know, is refused in one line (``--upgrade-db`` brings an older one up to
+  date first, after copying it; see :mod:`tokens_edu.store.migrate`).
 """
 
 from __future__ import annotations
@@ -30,20 +33,25 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import sqlalchemy as sa
+
 from ..content.bundle import lessons_dir
 from ..errors import UsageProblem
-from ..store.db import data_folder
+from ..store import migrate
+from ..store.db import JournalUnavailable, data_folder, sqlite_path
 from .memory import ESTIMATE_MIB, mem_available_mib, remembered_kernel_mib
 from .storage import StorageWatch, storage_problem
 from .cpu import kernel_env
 from .lock import ServerLock
 from .state import CLIENT_HEADER
+from .tls import certificate
 from .today import resolve_lesson, todays_line, write_today
 
 __all__ = ["serve", "voila_command", "plan_capacity", "Capacity", "storage_problem", "StorageWatch",
@@ -343,6 +351,34 @@ def _data_folder(args: argparse.Namespace, env: dict) -> Path | None:
     return data_folder()
 
 
+def _database_at_start(args: argparse.Namespace, env: dict, data: Path | None) -> None:
+    """Refuse to start on an answers database at a wrong revision (older than this tokens-edu
+    and not brought up to date, or one it does not know), in one line; with ``--upgrade-db``
+    bring an older one up to date first (an SQLite file is copied next to itself) and say so
+    in one line. A new or missing database is fine: the first page makes it.
+
+    Raises:
+        UsageProblem: the one line (nothing was changed).
+    """
+    url = env.get("TOKENS_EDU_DB_URL", "").strip() or f"sqlite:///{(data or data_folder()) / 'journal.sqlite'}"
+    if getattr(args, "upgrade_db", False):
+        path = sqlite_path(url)
+        if path is None or Path(path).exists():
+            try:
+                before, after, copy = migrate.upgrade_database(url)
+            except (JournalUnavailable, migrate.MigrationRefused, ImportError, OSError, sqlite3.Error) as e:
+                raise UsageProblem(str(e)) from None
+            except sa.exc.SQLAlchemyError as e:
+                raise UsageProblem("The answers database refused to be brought up to date, and nothing "
+                                   f"was changed: {str(e).splitlines()[0][:300]}") from None
+            if before != after:
+                print(migrate.upgraded_line(url, before, after, copy), flush=True)
+    problem = migrate.start_problem(url, str(args.data_dir) if args.data_dir is not None else None)
+    if problem:
+        raise UsageProblem(problem + (" Or start with: tokens-edu serve --upgrade-db."
+                                      if migrate.UPGRADE_COMMAND in problem else ""))
+
+
 class _Stop(Exception):
     """SIGTERM reached ``tokens-edu serve``: stop like Ctrl-C."""
 
@@ -358,14 +394,15 @@ def serve(args: argparse.Namespace) -> int:
         args: the parsed options of ``tokens-edu serve`` (see :mod:`tokens_edu.cli.serve`):
             ``lessons``, ``port``, ``host``, ``pool_size``, ``max_students``, ``preheat_only``,
             ``today``, ``class_size``, ``refill_delay``, ``cull_idle_timeout``, ``data_dir``,
-            ``no_hints``.
+            ``no_hints``, ``upgrade_db``.
 
     Returns:
         0 after Ctrl-C (or SIGTERM), 1 when Voila itself stopped with an error.
 
     Raises:
         UsageProblem: a problem the teacher can fix (a busy port, a missing lessons folder, a
-            data folder that is a file, an unknown lesson).
+            data folder that is a file, an unknown lesson, an answers database at a wrong
+            revision: :func:`_database_at_start`).
     """
     lessons = args.lessons.expanduser().resolve()
     if not lessons.is_dir():
@@ -391,7 +428,7 @@ def serve(args: argparse.Namespace) -> int:
     if not port_is_free(args.port, args.host):
         raise UsageProblem(f"Port {args.port} is already in use (maybe tokens-edu is already "
                            f"running). Stop the other server, or pick another port with --port.")
-    certfile, keyfile = _certificate(args)
+    certfile, keyfile = certificate(args)
     env = dict(os.environ)
     if certfile:
         env["VOILA_WS_PROTOCOL"] = "wss"  # a warm kernel asks for its page's request over HTTPS
@@ -410,6 +447,7 @@ def serve(args: argparse.Namespace) -> int:
 
 def _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfile) -> int:
     """:func:`serve` once the options are checked and the data folder is this server's."""
+    _database_at_start(args, env, data)  # (this server holds the data folder now)
     # The venv's kernelspec "python3" (shipped by ipykernel in <venv>/share/jupyter) wins over a
     # user-wide one in ~/.local/share/jupyter, so the kernels run this same Python and package.
     env["JUPYTER_PREFER_ENV_PATH"] = "1"
@@ -452,35 +490,6 @@ def _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfi
         watch.check()
         watch.start()
     return _run(cmd, env, args, watch)
-
-
-def _certificate(args) -> tuple[Path | None, Path | None]:
-    """``--certfile`` and ``--keyfile``, checked (both readable, a certificate and its key).
-
-    Raises:
-        UsageProblem: a key without a certificate, a file missing, or a pair that does not fit.
-    """
-    certfile, keyfile = getattr(args, "certfile", None), getattr(args, "keyfile", None)
-    if certfile is None:
-        if keyfile is not None:
-            raise UsageProblem("--keyfile needs --certfile (the certificate that goes with it).")
-        return None, None
-    certfile = Path(certfile).expanduser().resolve()
-    keyfile = Path(keyfile).expanduser().resolve() if keyfile is not None else None
-    for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
-        if path is not None and not path.is_file():
-            raise UsageProblem(f"{option} {path}: there is no such file.")
-    import ssl
-
-    try:
-        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(
-            str(certfile), str(keyfile) if keyfile else None)
-    except (ssl.SSLError, OSError) as e:
-        raise UsageProblem(f"The certificate {certfile} cannot be used"
-                           f"{' with the key ' + str(keyfile) if keyfile else ''}: "
-                           f"{getattr(e, 'reason', None) or e}. Give a PEM certificate and its "
-                           "private key (without a password).") from None
-    return certfile, keyfile
 
 
 def _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_size, data, env,

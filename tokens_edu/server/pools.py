@@ -154,7 +154,7 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
             (:func:`tokens_edu.server.voila.main` arranges it).
         state: the server's state.
     """
-    queue = queue or StartQueue(state, float(state.settings["step"]))
+    queue = queue or StartQueue(state, state.settings.step)
 
     class TokensKernelManager(cls):
         def __init__(self, **kwargs):
@@ -164,7 +164,7 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
 
         def _output(self) -> dict:
             """``stdout``/``stderr`` for a new kernel: the kernels' log file, when there is one."""
-            path = state.settings.get("kernel_log")
+            path = state.settings.kernel_log
             if path and self._tokens_output is None:
                 try:
                     self._tokens_output = open(path, "ab", buffering=0)  # noqa: SIM115 (kept open)
@@ -269,7 +269,7 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
                 give way."""
                 settings = state.settings
                 room = missing
-                limit = int(settings["max_kernels"])
+                limit = settings.max_kernels
                 if limit:
                     room = min(room, limit - state.kernels() - state.warm())
                 budget = state.warm_budget()
@@ -278,7 +278,7 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
                 free = mem_available_mib()
                 if free is not None:
                     mib = max(1.0, state.kernel_size.mib)
-                    by_memory = int((free - float(settings["min_free_mib"])) // mib) - self._unstarted()
+                    by_memory = int((free - settings.min_free_mib) // mib) - self._unstarted()
                     room = min(room, by_memory)
                 if room < missing:
                     room += self.make_room(missing - max(room, 0), keep=notebook_name,

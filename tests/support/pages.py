@@ -210,6 +210,7 @@ def student_move(page, click=None, root: str = TABLE) -> tuple[str, int]:
     if click is None:
         def click(selector: str) -> None:
             click_and_wait(page, page.locator(selector).first, root.split(" ")[0])
+    page.evaluate(SETTLED, root.split(" ")[0])  # decide on a table that waits for the student, not mid-redraw
     table = page.locator(root)
     loose = table.locator(".tt-panel .tt-loose")
     if loose.count():
@@ -290,6 +291,7 @@ def keyboard_move(page, root: str = TABLE) -> tuple[str, int]:
         wait_tick(page, before, game)
         page.evaluate(SETTLED, game)
 
+    page.evaluate(SETTLED, game)  # decide on a table that waits for the student, not mid-redraw
     loose = table.locator(".tt-panel .tt-loose")
     if loose.count():  # keep this hand, go first, a card's choice
         texts = [t.strip() for t in loose.all_inner_texts()]

@@ -111,17 +111,18 @@ class Keeping:
         self._declined = False  # the student chose New game instead of the offer
         self.summary = widgets.HTML()
         self.continue_button = widgets.Button(description="Continue your game", button_style="primary",
-                                              icon="play", layout=widgets.Layout(width="auto"),
+                                              icon="play", layout=widgets.Layout(width="auto", min_height="44px"),
                                               tooltip="Go on from where your game stopped")
         self.continue_button.add_class("tokens-continue")
         self.continue_button.on_click(self._guard(self._on_continue))
         self.new_button = widgets.Button(description="New game", icon="plus",
-                                         layout=widgets.Layout(width="auto"),
+                                         layout=widgets.Layout(width="auto", min_height="44px"),
                                          tooltip="Choose decks and start a new game")
         self.new_button.add_class("tokens-resume-new")
         self.new_button.on_click(self._guard(self._on_new))
         self.browser_key = BrowserKey(on_browser=self._on_browser)
-        self.box = widgets.VBox([self.summary, widgets.HBox([self.continue_button, self.new_button]),
+        self.box = widgets.VBox([self.summary, widgets.HBox([self.continue_button, self.new_button],
+                                                                layout=widgets.Layout(flex_flow="row wrap")),
                                  self.browser_key], layout=widgets.Layout(display="none"))
         self.box.add_class("tokens-resume")
 

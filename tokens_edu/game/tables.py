@@ -88,7 +88,7 @@ def game_tables(game: "Game", player: int, obs=None, log_rows: int | None = None
     ).astype({"Cost": "int64", "Trainable": "bool"})
     log = pd.DataFrame(
         [{"Turn": e.turn, "Player": e.player if e.player is not None else pd.NA, "Kind": e.kind, "Text": e.text}
-         for e in _newest(eyes.log(game), log_rows)],
+         for e in (_newest(eyes.log(game), log_rows) if log_rows != 0 else ())],
         columns=LOG_COLUMNS,
     ).astype({"Turn": "int64", "Player": "Int64"})
     return {"players": players, "board": board, "hand": hand, "log": log}

@@ -350,7 +350,8 @@ def present(game, viewer: int | None, seating: Seating = Seating(), *, log_lines
         seating: who sits where and how the page is set (:class:`Seating`; :meth:`Seating.of`
             for a live match, :data:`REPLAY` for a replay). Default: two students, live.
         log_lines: the "What happened" lines the table shows (default: the newest lines of the
-            log as the viewer reads it); a replay passes the lines of the move shown.
+            log as the viewer reads it); a replay passes the lines of the move shown, and the
+            page's ``log`` is then those lines only.
 
     Returns:
         the :class:`Page`. Its ``moves`` are the viewer's legal moves (R7-R23, from the engine)
@@ -374,7 +375,9 @@ def present(game, viewer: int | None, seating: Seating = Seating(), *, log_lines
     if live and not ended and viewer in (0, 1) and to_act == viewer and not s.computer[viewer]:
         moves = tuple(obs.legal_actions)
     prompt = eyes.prompt(game, s.computer) if s.live else None  # a choice in progress
-    lines = tuple(plain(e.text) for e in eyes.log(game))
+    # a replay passes its lines: the whole log (30,000 lines at the move cap) is not read
+    lines = tuple(plain(e.text) for e in eyes.log(game)) if log_lines is None else tuple(
+        plain(str(t)) for t in log_lines)
     hand_names = [c.name for c in obs.hand] if viewer in (0, 1) else []
     readable = tuple(sorted(dict.fromkeys(hand_names + [b.card.name for b in obs.board])))
     return Page(

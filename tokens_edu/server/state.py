@@ -46,6 +46,9 @@ DEFAULTS = {
     "today_folder": None,  # the folder whose today.json may name it later (see .today)
     "kernel_log": None,  # file for the kernels' own output (their stderr and stdout)
     "memo_folder": None,  # where the measured kernel size is kept for the next start
+    # one kernel's memory (see .limits): its data segment at most, and where the watch stops it
+    "kernel_data_mib": 1024,
+    "kernel_stop_mib": 768,
 }
 
 _page = contextvars.ContextVar("tokens_edu_page", default=None)
@@ -162,6 +165,7 @@ class ServeState:
         demand: the :class:`Demand` for warm kernels.
         kernel_size: the measured memory of one kernel (:class:`~.memory.KernelSize`).
         stopping: True once the server is stopping (no new kernels, no new pages).
+        memory_stopped: page kernels the watch stopped for their memory (id -> loop time).
     """
 
     def __init__(self, settings: dict | None = None):
@@ -176,6 +180,9 @@ class ServeState:
         self._cold: asyncio.Semaphore | None = None
         self.full_count = 0
         self.counters: dict[str, int] = {}
+        #: kernel id -> loop time, for page kernels stopped for their memory (:mod:`.limits`):
+        #: their page says why (the kernel status)
+        self.memory_stopped: dict[str, float] = {}
 
     @property
     def cold(self) -> asyncio.Semaphore:

@@ -192,7 +192,7 @@ class Replay:
         Args:
             log_rows: keep only the newest ``log_rows`` lines of the log (None: every line).
         """
-        from .tables import game_tables
+        from .tables import game_tables  # here: the tables module loads pandas
 
         t0 = game_tables(self.game, 0, log_rows=log_rows)
         hand1 = game_tables(self.game, 1, log_rows=0)["hand"]

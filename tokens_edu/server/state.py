@@ -41,7 +41,8 @@ DEFAULTS = {
     "start_warm": 10,  # warm kernels of the start page while nobody is arriving
     "lesson_warm": 1,  # warm kernels of a lesson nobody has opened
     "warm_mib": 1536,  # memory all warm kernels together may use (MiB; 0: no budget), so the
-    # server waits for its class in under 2 GiB (a kernel that a page took no longer counts)
+    # server waits for its class in under 2 GiB (a kernel that a page took no longer counts);
+    # with today's lesson named, at least a warm kernel for every student (see warm_budget)
     "today": None,  # today's lesson (a notebook name), given at start
     "today_folder": None,  # the folder whose today.json may name it later (see .today)
     "kernel_log": None,  # file for the kernels' own output (their stderr and stdout)
@@ -196,12 +197,25 @@ class ServeState:
         return len(self.pages) + len(self.waiting)
 
     def warm_budget(self) -> int | None:
-        """How many warm kernels their memory budget (``warm_mib``) holds at the measured kernel
-        size, or None when there is no budget (``warm_mib`` 0, or fixed pool sizes)."""
+        """How many warm kernels there may be before students take them, or None when there is
+        no budget (``warm_mib`` 0, or fixed pool sizes).
+
+        What ``warm_mib`` holds at the measured kernel size; but once today's lesson is named,
+        at least one for every student still to come plus the start page's (issue 29.9: at
+        100 MiB a kernel, 1.5 GiB held 15 for a class of 30, and the other 15 waited seconds
+        each). The free memory still decides: a kernel starts only when it fits
+        (:meth:`.pools.kernel_manager`'s ``room``), so a small computer keeps fewer.
+        """
         mib = float(self.settings.get("warm_mib") or 0)
         if not mib or not self.settings.get("demand", True):
             return None
-        return int(mib // max(1.0, self.kernel_size.mib))
+        budget = int(mib // max(1.0, self.kernel_size.mib))
+        today = self.demand.today
+        if today:
+            start = sum(self.demand.target(name) for name, kind in self.demand.kinds.items()
+                        if kind == "start")
+            budget = max(budget, self.demand.target(today) + start)
+        return budget
 
     def warm(self) -> int:
         """Warm kernels (ready, starting or waiting their turn) over every page."""

@@ -124,7 +124,7 @@ def _summary(game) -> dict:
     """The columns that describe a game's position (public facts only). A game that reached
     the move cap (:data:`tokens_edu.game.records.MAX_RECORD_MOVES`) without an end is over,
     with no winner: it stops there (:class:`tokens_edu.players.Match`)."""
-    from ..game.records import MAX_RECORD_MOVES
+    from ..game.records import MAX_RECORD_MOVES  # here: the Hub imports the store without the game
 
     tokens = tuple(int(t) for t in game.tokens)
     moves = len(game.history)

@@ -66,7 +66,7 @@ from importlib import import_module
 
 import ipywidgets as widgets
 
-from ..players.match import Match, seat_bot
+from ..players.match import CAP_MESSAGE, Match, seat_bot
 from ..present import Page, Seating, mask, present
 from ..present.faces import WIN_TOKENS, plain
 from .controls import Control, MoveButton, MoveButtons
@@ -489,8 +489,6 @@ class GameView(widgets.VBox):
 
     @staticmethod
     def _cap_message() -> str:
-        from ..players.match import CAP_MESSAGE
-
         return CAP_MESSAGE
 
     def _on_read(self, msg: dict) -> None:

@@ -13,6 +13,7 @@ import json
 import tornado.web
 
 from ..present import REPLAY, present
+from ..present.faces import table_pictures
 from ..present.render import COLOR_STYLES
 from . import words
 from .base import BaseHandler
@@ -63,6 +64,9 @@ class ReplayHandler(BaseHandler):
             self.set_header("Content-Type", "application/json; charset=utf-8")
             self.finish(json.dumps(state))
             return
+        # the page draws every card's picture as the lessons' table does: the Alpha Set's
+        # pictures, sent once with the page (about 40 kB; public, the same for every game)
+        state = dict(state, pictures=table_pictures())
         moves = [(i, replay.names[m.player], m.text)
                  for i, m in ((i, replay.move(i)) for i in range(1, replay.length + 1))]
         self.finish(self.render_template(

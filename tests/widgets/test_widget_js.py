@@ -219,3 +219,35 @@ def test_sound_is_off_until_a_student_turns_it_on(open_widget):
     assert sound.get_attribute("aria-pressed") == "true"
     assert page.evaluate("() => localStorage.getItem('tokens-edu-sound')") == "on"
     assert sent(page, "move") == []  # a page-only setting: nothing sent to the kernel
+
+
+def test_keys_the_note_tells(open_widget):
+    """The Keys note beside the table, and what it says: C takes the focus to the cards (the
+    arrows read them, Enter shows a card's moves), a letter to the next move of its kind, E to
+    End turn; Enter then makes the move."""
+    start, = _states_of([])
+    page = open_widget("table.js", "table.css", {"state": start, "palette": COLOR_STYLES}, "keys")
+    note = page.locator(".tt-panel .tt-keys")
+    assert note.locator("summary").inner_text().strip() == "Keys"
+    said = note.text_content()
+    for key in ("Enter", "End turn", "Esc", "T D R A U", "C"):
+        assert key in said, said
+    page.locator(".tt-panel .tt-end").focus()
+    focused = "() => { const a = document.activeElement; return [a.className, a.dataset.id || '', a.textContent.trim().slice(0, 30)]; }"
+    page.keyboard.press("c")
+    cls, first, _ = page.evaluate(focused)
+    assert "tt-card" in cls and first, cls  # a card has the focus (a screen reader reads it)
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused)[1] not in ("", first)  # the next card
+    page.keyboard.press("d")
+    assert "tt-quick-deploy" in page.evaluate(focused)[0]
+    page.keyboard.press("t")
+    assert "tt-quick-task" in page.evaluate(focused)[0]
+    page.keyboard.press("e")
+    assert "tt-end" in page.evaluate(focused)[0]
+    page.keyboard.press("Enter")
+    assert sent(page, "move")[-1]["i"] == [m["k"] for m in start["moves"]].index("end")
+    page.keyboard.press("c")
+    page.keyboard.press("Enter")  # a card's moves beside the table, the focus on the first
+    assert page.locator(".tt-panel .tt-dock .tt-read").count() == 1
+    assert page.evaluate("() => !!document.activeElement.closest('.tt-dock')")

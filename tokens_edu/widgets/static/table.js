@@ -40,6 +40,12 @@ const NARROW = 900;
 // happens. Each lasts MOTION_MS or less, never blocks a click (nothing waits for it), and none
 // runs when the system asks for reduced motion (prefers-reduced-motion).
 const MOTION_MS = 350;
+// Keys (the "Keys" note beside the table says them): a letter takes the focus to the next move
+// of its kind, Enter makes it. C: the cards (the arrows then step through them).
+const LETTER_KINDS = { t: "task", d: "deploy", r: "train", a: "audit", u: "use" };
+const KEYS_NOTE = [["← →", "step through your moves"], ["Enter", "make the move that has the focus"],
+  ["T D R A U", "the next Task, Deploy, tRain, Audit or Use"], ["E or End", "End turn"],
+  ["C", "the cards: ← → to read them, Enter shows a card's moves"], ["Esc", "cancel"]];
 // Sound is off until a student turns it on ("Sound" beside the controls; kept in this browser):
 // a short note when Tokens are scored (higher for a gain, lower for a loss). No sound files.
 const SOUND_KEY = "tokens-edu-sound";
@@ -234,7 +240,7 @@ function render({ model, el }) {
     // a target is a button (its name is its printed text); other cards are read, not pressed
     const card = opts.target
       ? `<button class="${cls.join(" ")}" data-id="${esc(opts.id)}" data-target="1">${inner}</button>`
-      : `<span class="${cls.join(" ")}" data-id="${esc(opts.id)}">${inner}</span>`;
+      : `<span class="${cls.join(" ")}" data-id="${esc(opts.id)}" tabindex="-1">${inner}</span>`;
     const moves = opts.playable && !ui.targeting ? movesHtml(st, opts.id) : "";
     return `<span class="tt-slot${c.sideways ? " tt-slot-sideways" : ""}" role="group" aria-label="${esc(c.face.name)}">${card}${moves}</span>`;
   }
@@ -318,6 +324,10 @@ function render({ model, el }) {
 
   function moreHtml(st) {
     const out = [];
+    if (st.you !== null && st.you !== undefined && st.over !== true) {
+      out.push(`<details class="tt-keys"${ui.keysOpen ? " open" : ""}><summary>Keys</summary><dl>` +
+        KEYS_NOTE.map(([k, what]) => `<dt>${esc(k)}</dt><dd>${esc(what)}</dd>`).join("") + `</dl></details>`);
+    }
     const moves = st.moves || [];
     if (moves.length) {
       out.push(`<details class="tt-movelist"${ui.listOpen ? " open" : ""}><summary>All my moves as a list (${moves.length})</summary>` +
@@ -409,7 +419,7 @@ function render({ model, el }) {
       for (const k of ["data-quick", "data-move", "data-verb", "data-discard", "data-read", "data-id"]) if (active.hasAttribute(k)) return `[${k}="${CSS.escape(active.getAttribute(k))}"]`;
       for (const c of ["tokens-undo", "tokens-next", "tokens-pause", "tokens-reveal", "tokens-again", "tt-cancel", "tt-sound"]) if (active.classList.contains(c)) return "." + c;
       if (active.tagName === "SELECT") return ".tt-speed select";
-      if (active.tagName === "SUMMARY") return active.closest(".tt-log") ? ".tt-log summary" : ".tt-movelist summary";
+      if (active.tagName === "SUMMARY") return active.closest(".tt-log") ? ".tt-log summary" : active.closest(".tt-keys") ? ".tt-keys summary" : ".tt-movelist summary";
       return null;
     })();
     const [top, bottom] = st.sides;
@@ -621,6 +631,7 @@ function render({ model, el }) {
     }
     if (b.tagName === "SUMMARY") {
       if (b.parentElement.classList.contains("tt-log")) ui.logOpen = !b.parentElement.open;
+      else if (b.parentElement.classList.contains("tt-keys")) ui.keysOpen = !b.parentElement.open;
       else ui.listOpen = !b.parentElement.open;
       return;
     }
@@ -688,6 +699,36 @@ function render({ model, el }) {
       if (f) f.focus({ preventScroll: true });
       ev.stopPropagation();
       ev.preventDefault();
+      return;
+    }
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    // on a card: the arrows step through the cards, Enter (or Space) shows its moves
+    const onCard = document.activeElement && document.activeElement.matches && document.activeElement.matches("span.tt-card");
+    if (onCard) {
+      const cards = [...root.querySelectorAll(".tt-card[data-id]")];
+      const i = cards.indexOf(document.activeElement);
+      let to = null;
+      if (key === "ArrowRight" || key === "ArrowDown") to = cards[(i + 1) % cards.length];
+      else if (key === "ArrowLeft" || key === "ArrowUp") to = cards[(i - 1 + cards.length) % cards.length];
+      else if (key === "Enter" || key === " ") {
+        const id = document.activeElement.dataset.id;
+        ui.selected = id; ui.targeting = null; ui.showDiscard = null; draw();
+        to = root.querySelector(".tt-panel .tt-dock .tt-verb, .tt-panel .tt-read");
+      }
+      if (to) { to.focus({ preventScroll: false }); ev.preventDefault(); ev.stopPropagation(); return; }
+    }
+    // a letter: the next move of its kind (after the one with the focus); C: the first card
+    if ((LETTER_KINDS[key] || key === "c" || key === "e") && !(ev.target && ev.target.tagName === "SELECT")) {
+      let next = null;
+      if (key === "e") next = root.querySelector(".tt-panel .tt-end");
+      else if (key === "c") next = root.querySelector(".tt-card[data-id]");
+      else {
+        const kind = LETTER_KINDS[key];
+        const mine = [...root.querySelectorAll(`.tt-moves .tt-quick-${kind}, .tt-panel .tt-dock .tokens-action-${kind}`)];
+        next = mine[(mine.indexOf(document.activeElement) + 1) % Math.max(1, mine.length)] || null;
+      }
+      if (next) { next.focus({ preventScroll: false }); ev.preventDefault(); ev.stopPropagation(); }
       return;
     }
     // arrows step through the moves (cards' moves, then those beside the table); End: End turn

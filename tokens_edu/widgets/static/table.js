@@ -269,7 +269,7 @@ function render({ model, el }) {
       note: boardCardNote(c, side.you, owner),
     })).join("") : `<span class="tt-none">No Systems or Tools in play.</span>`;
     const pct = Math.min(100, Math.round(100 * side.tokens / (st.win || 15)));
-    const who = `<div class="tt-who${side.acting ? " tt-acting" : ""}"><b class="tt-who-name">${esc(owner)}${side.you ? " (you)" : ""}</b>` +
+    const who = `<div class="tt-who${side.acting ? " tt-acting" : ""}"><b class="tt-who-name">${esc(owner)}${side.you && String(owner || "").trim().toLowerCase() !== "you" ? " (you)" : ""}</b>` +
       `<div class="tt-tokens"><span class="tt-coin" aria-hidden="true"></span><b>${side.tokens}</b>/${st.win}<span class="tt-sr"> Tokens</span>` +
       `<span class="tt-bar" aria-hidden="true"><span style="width:${pct}%"></span></span></div>` +
       (side.acting ? `<div class="tt-acting-label">playing now</div>` : "") + `</div>`;

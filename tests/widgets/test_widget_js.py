@@ -251,3 +251,29 @@ def test_keys_the_note_tells(open_widget):
     page.keyboard.press("Enter")  # a card's moves beside the table, the focus on the first
     assert page.locator(".tt-panel .tt-dock .tt-read").count() == 1
     assert page.evaluate("() => !!document.activeElement.closest('.tt-dock')")
+
+
+def test_every_card_face_on_the_table_is_whole(open_widget):
+    """All 70 Alpha Set cards as table faces (in a hand): text 12 px or more, the name inside its
+    line, the Token pips inside the card (Recommender's were pushed off), the picture whole."""
+    from tokens_edu import load_cards
+    from tokens_edu.present.faces import card_face, table_pictures
+
+    start, = _states_of([])
+    state = dict(start, hand=[card_face(c) for c in load_cards().cards()], moves=[])
+    page = open_widget("table.js", "table.css", {"state": state, "palette": COLOR_STYLES,
+                                                  "pictures": table_pictures()}, "faces")
+    page.locator(".tt-hand .tk-face >> nth=69").wait_for(state="attached")
+    found = page.evaluate("""() => [...document.querySelectorAll('.tt-hand .tk-face')].map(f => {
+        const r = f.getBoundingClientRect(), name = f.querySelector('.tk-name'), pips = f.querySelector('.tk-tokens');
+        const art = f.querySelector('.tk-art').getBoundingClientRect(), svg = f.querySelector('.tk-art svg');
+        const s = svg ? svg.getBoundingClientRect() : art;
+        const p = pips ? pips.getBoundingClientRect() : r;
+        let small = 99;
+        const w = document.createTreeWalker(f, NodeFilter.SHOW_TEXT);
+        for (let x = w.nextNode(); x; x = w.nextNode()) if (x.textContent.trim()) small = Math.min(small, parseFloat(getComputedStyle(x.parentElement).fontSize));
+        return [name.textContent, small, name.scrollWidth <= name.clientWidth + 1,
+                p.right <= r.right + 0.5 && p.left >= r.left - 0.5, !!svg && s.top >= art.top - 0.5 && s.bottom <= art.bottom + 0.5]; })""")
+    assert len(found) == 70
+    bad = [f for f in found if f[1] < 12 or not all(f[2:])]
+    assert not bad, bad

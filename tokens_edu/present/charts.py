@@ -257,4 +257,4 @@ def flowchart_svg(steps: Sequence = GREEDY_STEPS, last: str = "End my turn.",
            f'style="width:{width}px;height:{height}px;max-width:none;display:block;font-family:sans-serif">'
            f'<title>{_e(title)}</title><defs>{markers}</defs>{"".join(parts)}</svg>')
     return (f'<div class="tokens-flowchart" role="region" tabindex="0" aria-label="{_e(title)} (a flowchart)" '
-            f'style="overflow-x:auto;max-width:100%;padding:4px 0">{svg}</div>')
+            f'style="overflow-x:auto;max-width:min(100%, calc(100vw - 48px));padding:4px 0">{svg}</div>')

@@ -78,11 +78,13 @@ function rulesHtml(text) {
   return String(text || "").split("{E}").map(esc).join(EXERT);
 }
 
-// A long name gets a smaller (never under 12 px) font so it fits two lines whole.
-function nameFit(name) {
+// A long name gets a smaller (never under 12 px) font so it fits two lines whole. Beside a
+// System's Token pips a long word has no room (Recommender's pips were pushed off the card):
+// that name takes its own row under the Cost and the pips.
+function nameFit(name, pips) {
   const text = String(name || "");
   const longest = Math.max(0, ...text.split(/\s+/).map((w) => w.length));
-  return longest > 11 || text.length > 14 ? " tk-name-long" : "";
+  return (longest > 11 || text.length > 14 ? " tk-name-long" : "") + (pips && longest > 9 ? " tk-name-row" : "");
 }
 
 // The face of a card (the parts of render_card's face that matter in play). `pictures`: each
@@ -98,7 +100,7 @@ function faceHtml(palette, f, pictures) {
   const cost = `Cost ${f.cost} Data` + (f.trainable ? " (diamond: can be trained)" : "");
   return `<span class="tk-face tk-${esc(f.color)} tk-${esc(String(f.type || "").toLowerCase())}${rules.length > 60 ? " tk-long" : ""}${rules ? "" : " tk-blank"}" style="${faceStyle(palette, f.color)}">` +
     `<span class="tk-head"><span class="tk-cost${f.trainable ? " tk-trainable" : ""}" title="${esc(cost)}"><b>${esc(f.cost)}</b></span>` +
-    `<span class="tk-name${nameFit(f.name)}">${esc(f.name)}</span>${tokens}</span>` +
+    `<span class="tk-name${nameFit(f.name, sys && f.tokens > 0)}">${esc(f.name)}</span>${tokens}</span>` +
     `<span class="tk-art" aria-hidden="true">${pic}</span>` +
     `<span class="tk-typebar"><span class="tk-type">${esc(f.type)}</span>${legacy}</span>` +
     (rules ? `<span class="tk-text"><span class="tk-rules">${rulesHtml(rules)}</span></span>` : "") +

@@ -88,11 +88,11 @@ class Student:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.ws = None
 
-    def message(self, msg_type: str, content: dict) -> str:
+    def message(self, msg_type: str, content: dict, metadata: dict | None = None) -> str:
         return json.dumps({"header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type,
                                       "session": self.session, "username": "", "version": "5.3",
                                       "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
-                           "parent_header": {}, "metadata": {}, "content": content,
+                           "parent_header": {}, "metadata": metadata or {}, "content": content,
                            "channel": "shell"})
 
     def run(self, t0: float, timeout: float) -> None:
@@ -117,7 +117,8 @@ class Student:
                                   open_timeout=timeout, max_size=None)
             control = uuid.uuid4().hex
             self.ws.send(self.message("comm_open", {"comm_id": control, "target_name":
-                                                    "jupyter.widget.control", "data": {}}))
+                                                    "jupyter.widget.control", "data": {}},
+                                      {"version": "1.0.0"}))  # ipywidgets' control protocol
             self.ws.send(self.message("comm_msg", {"comm_id": control,
                                                    "data": {"method": "request_states"}}))
             table = version = None
@@ -238,6 +239,8 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--log", action="store_true", help="print the server's console")
     args = ap.parse_args()
+    if not args.lesson.endswith(".ipynb"):
+        args.lesson += ".ipynb"  # the page's address names the notebook file
     import psutil
 
     print(f"'tokens-edu serve --today {args.lesson}'; {args.students} students over the widget "

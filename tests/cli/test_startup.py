@@ -93,7 +93,7 @@ def test_simulate_loads_the_engine_but_no_pandas_store_or_server(tmp_path):
 
 def test_simulate_in_one_process_loads_only_what_it_plays_with():
     """Issue 31 part 2: one game in this process needs the engine, GreedyBot and the table's
-    sums; not the other bots, matches, the explanations' regular expressions, nor the process
+    sums; not the other bots, matches, tournaments or training, nor the process
     pool (loaded only when other processes play)."""
     loaded = _modules_after("from tokens_edu.cli import main; "
                             "main(['simulate', 'Green-Blue', 'Black-Red', '-n', '1', '--no-progress'])")

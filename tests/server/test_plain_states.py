@@ -91,7 +91,7 @@ def test_the_first_lines_say_which_lesson_is_todays(tmp_path):
                            "2026-01-01: a day's lesson ends at its midnight).")
 
 
-def test_a_server_running_past_midnight_lets_todays_lesson_go(tmp_path, caplog):
+def test_a_server_running_past_midnight_lets_todays_lesson_go(tmp_path):
     import logging
 
     state = st.ServeState({"today": "02-b.ipynb", "today_folder": str(tmp_path),
@@ -101,14 +101,20 @@ def test_a_server_running_past_midnight_lets_todays_lesson_go(tmp_path, caplog):
     watch.today()
     assert state.demand.today == "02-b.ipynb"  # given with --today: no file needed
     state.today_day = "2026-01-01"  # the clock passed midnight
-    logging.getLogger("tokens-edu").propagate = True
+    said: list[str] = []
+    catch = logging.Handler()
+    catch.emit = lambda record: said.append(record.getMessage())
+    server_log = logging.getLogger("tokens-edu")
+    level = server_log.level
+    server_log.addHandler(catch)
+    server_log.setLevel(logging.INFO)
     try:
-        with caplog.at_level(logging.INFO, logger="tokens-edu"):
-            watch.today()
+        watch.today()
     finally:
-        logging.getLogger("tokens-edu").propagate = False
+        server_log.removeHandler(catch)
+        server_log.setLevel(level)
     assert state.demand.today is None
-    assert any("ended at midnight" in r.getMessage() for r in caplog.records)
+    assert any("ended at midnight" in line for line in said)
     # yesterday's file is not read back either (it counts as no file)
     (tmp_path / today.FILE_NAME).write_text(json.dumps({"lesson": "02-b.ipynb",
                                                         "day": "2026-01-01"}))

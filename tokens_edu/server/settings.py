@@ -69,6 +69,12 @@ class ServeSettings(Configurable):
                        "cap.").tag(config=True)
     cold_starts = Int(2, min=1, help="Pages starting a kernel of their own at the same time "
                       "(the others wait their turn).").tag(config=True)
+    kernel_data_mib = Int(1024, min=0, help="One kernel's data segment at most (MiB; its "
+                          "process's RLIMIT_DATA: past it the kernel cannot grow); 0: no limit."
+                          ).tag(config=True)
+    kernel_stop_mib = Float(768.0, min=0.0, help="A page's kernel whose resident memory passes "
+                            "this (MiB) is stopped by the watch; its page says why, with a Reload "
+                            "button; 0: never.").tag(config=True)
     busy_share = Float(0.5, min=0.0, help="A page's kernel using more than this share of one "
                        "core between two looks goes behind the other kernels (nice 15); 0: "
                        "kernels are left as they are.").tag(config=True)

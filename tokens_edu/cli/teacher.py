@@ -14,8 +14,8 @@ from ..content.inputs import InputTooLarge, read_text_limited
 from ..server import today as today_file
 from ..store.db import data_folder, default_url
 from ..store.migrate import start_problem
-from ..teacher.auth import password_problem
-from ..teacher.dashboard import DEFAULT_PORT, TokenAuth, serve
+from ..teacher.auth import TokenAuth, password_problem
+from ..teacher.dashboard import DEFAULT_PORT, serve
 from ..teacher.hub_auth import HubTeacherAuth, running_as_hub_service
 from .common import use_data_dir
 

@@ -104,15 +104,17 @@ class SavedGame:
 
 
 def ensure_table(engine: sa.Engine, table: sa.Table, indexes=(), read_only: bool = False) -> bool:
-    """Kept for one release (``tokens_edu.saved_games.ensure_table``): tables now come from the
-    store's migrations. Brings the database up to date (unless ``read_only``) and says whether
-    ``table`` is there; ``indexes`` are ignored (the migrations make them).
+    """Kept until tokens-edu 0.4.0 (a DeprecationWarning): tables now come from the store's
+    migrations. Checks the database's revision and makes a new one (unless ``read_only``; see
+    :func:`tokens_edu.store.migrate.ensure_current`) and says whether ``table`` is there;
+    ``indexes`` are ignored (the migrations make them).
 
     Raises:
-        JournalUnavailable: the database cannot be brought up to date (plain words).
+        JournalUnavailable: the database cannot be used as it is (plain words: an older one
+            says to run ``tokens-edu upgrade-db``).
     """
     warnings.warn("ensure_table is replaced by the store's migrations "
-                  "(tokens_edu.store.migrate.ensure_current); it will be removed in the next release.",
+                  "(tokens_edu.store.migrate.ensure_current); it will be removed in tokens-edu 0.4.0.",
                   DeprecationWarning, stacklevel=2)
     if not read_only:
         ensure_current(engine)

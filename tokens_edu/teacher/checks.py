@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import _moved
 from .base import template_env
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -142,8 +143,10 @@ def checks_html(responses: "pandas.DataFrame", when=None, max_rows: int = 300) -
 
     Args:
         responses: as for :func:`latest`.
-        when: unused (times are shown by the dashboard's ``when`` filter, its one clock);
-            kept for callers of the first version.
+        when: unused (times are shown by the dashboard's ``when`` filter, its one clock); an
+            old argument: giving it warns (DeprecationWarning) until tokens-edu 0.4.0.
         max_rows: most student rows shown.
     """
+    if when is not None:
+        _moved.warn_moved("checks_html(when=...)", "checks_html() without 'when'")
     return template_env().get_template("checks.html").render(panel=panel(responses, max_rows))

@@ -22,6 +22,7 @@ from functools import cached_property
 import pandas as pd
 import sqlalchemy as sa
 
+from .. import _moved
 from ..game.replay import Replay
 from ..store import Database, GameStore, JournalUnavailable, Roster, default_url
 from ..store.db import make_engine
@@ -32,7 +33,7 @@ from ..store.schema import sentences as sentences_table
 from ..store.sentences import Sentences
 from .lessons import lesson_prompts
 
-__all__ = ["Answer", "AnswerIndex", "ClassData", "DashboardData"]
+__all__ = ["Answer", "AnswerIndex", "ClassData"]
 
 #: Replays kept ready (each holds one game and its position).
 REPLAYS_KEPT = 20
@@ -240,7 +241,8 @@ class ClassData:
             return self.changes
 
     def version(self) -> int:
-        """:meth:`refresh` (the old name)."""
+        """The old name of :meth:`refresh` (a DeprecationWarning; removed in tokens-edu 0.4.0)."""
+        _moved.warn_moved("ClassData.version()", "ClassData.refresh()")
         return self.refresh()
 
     def _first(self) -> None:
@@ -429,5 +431,5 @@ class ClassData:
         return self.games.get(game_id)
 
 
-#: The old name.
-DashboardData = ClassData
+# Old names of this module (DashboardData: ClassData), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)

@@ -12,7 +12,7 @@ Three parts, each a widget a lesson shows in its own cell:
   eight features and adds them up, each times its weight, so the bars *are* all it knows.
 - :class:`CopyLab` (learning from examples): the student plays a game on a card table; then
   **Teach my copy** turns the student's own moves into training data
-  (:func:`~tokens_edu.players.learning.examples_from_game`) and a new LearningBot learns to
+  (:func:`~tokens_edu.players.imitation.examples_from_game`) and a new LearningBot learns to
   pick the same moves (:meth:`~tokens_edu.players.learning.LearningBot.learn_from_examples`).
   **Watch your copy play** lets the copy play a few games against the rule player, and a table
   puts the student's habits beside the copy's (:func:`~tokens_edu.lab.habits.habits`): turns
@@ -49,7 +49,8 @@ from ..game.game import Game
 from ..lab.habits import habits, play_matches, public_moves
 from ..lab.training import train_batches
 from ..players.features import LEARNING_MEANINGS
-from ..players.learning import FEATURES, LearningBot, examples_from_game
+from ..players.imitation import examples_from_game
+from ..players.learning import FEATURES, LearningBot
 from ..present.charts import percent, share_bars, weight_bars, win_rate_curve
 from .game_view import GameView
 from .who import given_session, journal_alias, save_response

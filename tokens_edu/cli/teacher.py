@@ -49,7 +49,7 @@ class TodayFile:
 
 
 def add_command(sub) -> None:
-    """``tokens-edu teacher``: the live dashboard (see :mod:`tokens_edu.dashboard`)."""
+    """``tokens-edu teacher``: the live dashboard (see :mod:`tokens_edu.teacher.dashboard`)."""
     teacher = sub.add_parser(
         "teacher",
         help="the teacher dashboard: answers, progress, answer wall, games (updates live)",

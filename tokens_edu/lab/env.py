@@ -5,7 +5,7 @@ Needs the ``rl`` extra: ``pip install "tokens-edu[rl]"`` (PettingZoo and Gymnasi
 ::
 
     from tokens_edu.env import env
-    from tokens_edu.bots import RandomBot
+    from tokens_edu.players import RandomBot
 
     e = env(deck0="Green-Blue", deck1="Black-Red", render_mode="ansi")
     e.reset(seed=42)

@@ -112,7 +112,7 @@ def play_one(deck0: Deck, deck1: Deck, seed: int, bots, turn_limit: int | None) 
     row of :func:`simulate`'s table (without ``game``, ``deck0``, ``deck1``).
 
     This is the one loop every simulation runs. It is on the engine's fast path: a bot with
-    ``choose_move`` (every :class:`~tokens_edu.bots.Bot`) gives a small-int move that
+    ``choose_move`` (every :class:`~tokens_edu.players.Bot`) gives a small-int move that
     :meth:`Game.push` plays, with no :class:`Action` made or parsed; a bot with only
     ``choose`` is asked for an Action, which :meth:`Game.apply` plays.
     """

@@ -49,7 +49,7 @@ __all__ = ["PageSession", "CODE_NEEDED", "NO_NAME"]
 
 log = logging.getLogger(__name__)
 
-# The old ``tokens_edu.store.identity`` is this module (tokens_edu/_moved.py); its other names
+# An old module name is this module (tokens_edu/_moved.py: MOVED); its other names
 # live here now, each with a DeprecationWarning until tokens-edu 0.4.0.
 __getattr__ = _moved.moved_names(__name__, {
     "PageIdentity": "tokens_edu.session.page:PageSession",

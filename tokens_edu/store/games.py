@@ -208,7 +208,7 @@ class GameStore:
             undo: the lesson's undo policy (``"turn"``, ``"free"`` or ``"off"``).
             page: an id of the page holding the game (None: a new one is made).
             browser: the hash of the page's browser secret
-                (:attr:`tokens_edu.store.Journal.browser`; ``""`` when not known), so a page
+                (:attr:`tokens_edu.session.PageSession.browser`, the writer's ``browser``; ``""`` when not known), so a page
                 with a typed name continues only the games its own browser started.
 
         Raises:
@@ -305,7 +305,7 @@ class GameStore:
             student, lesson: whose game, of which lesson.
             browser: None for any of the student's games (their name is proven: a login or a
                 class-roster code); else only a game started by the browser with this hash
-                (a typed name: :attr:`tokens_edu.store.Journal.trusted` is False). ``""``
+                (a typed name: the writer's ``trusted`` is False). ``""``
                 finds nothing.
         """
         if not self._ready() or browser == "":

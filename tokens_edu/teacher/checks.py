@@ -1,7 +1,7 @@
 """Concept checks on the teacher's dashboard: predictions, exit questions and lesson results.
 
 The Discuss answers say what students think; these say what they understood. Lessons save three
-kinds of *responses* (:meth:`tokens_edu.store.Journal.save_response`): ``prediction`` (a guess
+kinds of *responses* (:meth:`tokens_edu.store.responses.Responses.save`): ``prediction`` (a guess
 checked with **Check my prediction**, or a guess before a batch of training), ``exit`` (the
 lesson's exit question) and ``result`` (a measured result, such as lesson 11's accuracy per
 group). A prediction or exit question with a right answer is saved with ``correct``.
@@ -47,8 +47,9 @@ def latest(responses: "pandas.DataFrame") -> "pandas.DataFrame":
     """Each student's latest response to each question of each lesson.
 
     Args:
-        responses: the table of :meth:`Journal.responses` (columns ``student``, ``lesson``,
-            ``question``, ``kind``, ``answer``, ``correct``, ``saved_at``), oldest first.
+        responses: the table of :meth:`tokens_edu.store.responses.Responses.table` (columns
+            ``student``, ``lesson``, ``question``, ``kind``, ``answer``, ``correct``,
+            ``saved_at``), oldest first.
 
     Returns:
         pandas.DataFrame, columns :data:`LATEST_COLUMNS` (``tries``: saves of that question by

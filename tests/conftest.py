@@ -11,17 +11,28 @@ share are in ``tests/support/`` (on ``sys.path`` from here, so a test says ``fro
 - ``slow``: starts servers, builds packages or runs notebooks (marked in the module).
 
 ``make test-fast`` runs ``-m "not browser and not postgres and not hub and not slow"``.
+
+No test uses the machine's own answers folder: ``TOKENS_EDU_DATA`` is a new, empty folder for
+the run unless it is set (the servers a test starts inherit it). An answers file left by another
+checkout's tests at another revision would otherwise make ``tokens-edu serve`` refuse to start.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
+if not os.environ.get("TOKENS_EDU_DATA", "").strip():
+    os.environ["TOKENS_EDU_DATA"] = tempfile.mkdtemp(prefix="tokens-edu-tests-")
+    atexit.register(shutil.rmtree, os.environ["TOKENS_EDU_DATA"], True)
 
 
 

@@ -28,7 +28,7 @@ Example::
     page = present(game, 0, Seating(computer=(False, True)))
     page.status                     # "Your turn"
     page.moves                      # the Actions offered; the page sends one back by its index
-    page.state()                    # the JSON-able dict the card table draws
+    page.state()                    # the JSON-able dict the card table draws (a PageState)
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from .. import _moved
 from ..game.observe import Observer
 from ..errors import IllegalAction
 from .faces import LOG_LINES, WIN_TOKENS, board_state, card_face, moves_state, plain, sides_state
+from .state import PageState, TableState
 
 __all__ = ["Seating", "Page", "present", "mask", "short_name", "REPLAY", "MAX_NAME", "UNDO_HINTS"]
 
@@ -111,6 +112,8 @@ class Seating:
             between moves (milliseconds).
         title: a lesson's short title above the table. game_no: counts the games put on this
             table (the page closes a banner once per game). scroll: bring the table into view.
+        capped: the game stopped at the move cap without an end (no moves, a plain banner:
+            :data:`tokens_edu.players.match.CAP_MESSAGE`).
     """
 
     computer: tuple = (False, False)
@@ -127,6 +130,7 @@ class Seating:
     title: str = ""
     game_no: int = 0
     scroll: bool = False
+    capped: bool = False
 
     @classmethod
     def of(cls, match, **page) -> "Seating":
@@ -136,7 +140,8 @@ class Seating:
         return cls(computer=tuple(b is not None for b in match.bots),
                    names=tuple(short_name(match.name(p)) for p in (0, 1)),
                    covered=match.covered(), seat=match.seat_view(), undo=match.undo_count(),
-                   undo_policy=match.undo_policy, last_moves=tuple(match.last_bot_moves), **page)
+                   undo_policy=match.undo_policy, last_moves=tuple(match.last_bot_moves),
+                   capped=bool(getattr(match, "capped", lambda: False)()), **page)
 
 
 #: The seating of a replay: a past position seen from a seat, nothing to play.
@@ -198,39 +203,42 @@ class Page:
 
     @property
     def over(self) -> bool:
-        """True once the game is over."""
-        return bool(self.obs.over)
+        """True once the game is over, or stopped at the move cap."""
+        return bool(self.obs.over) or self.seating.capped
 
     @cached_property
-    def _table(self) -> dict:
+    def _table(self) -> TableState:
         obs = self.obs
         board = board_state(obs, self.highlight)
         labels = {b["id"] for b in board}
         hand = [card_face(c) for c in obs.hand] if self.viewer in (0, 1) else []
         lines = self.log_shown if self.log_shown is not None else self.log[-LOG_LINES:]
-        return {
+        return TableState(**{
             "seat": self.seat, "you": self.viewer if self.viewer in (0, 1) else None,
             "sides": sides_state(obs, self.seat, self.viewer, self.names, self.highlight),
             "board": board, "hand": hand,
             "moves": moves_state(self.moves, {f["name"] for f in hand}, labels),
             "prompt": plain(self.prompt) if self.prompt else None,
-            "log": list(lines)[-LOG_LINES:], "over": bool(obs.over), "winner": obs.winner,
+            "log": list(lines)[-LOG_LINES:], "over": self.over, "winner": obs.winner,
             "turn": int(obs.turn), "win": WIN_TOKENS,
-        }
+        })
 
-    def table_state(self) -> dict:
-        """The position as the card table draws it (a new JSON-able dict): ``seat``, ``you``,
-        ``sides``, ``board``, ``hand``, ``moves``, ``prompt``, ``log``, ``over``, ``winner``,
-        ``turn``, ``win`` (see :func:`tokens_edu.present.table.table_state`)."""
-        return dict(self._table)
+    def table_state(self) -> TableState:
+        """The position as the card table draws it (a new JSON-able dict, declared as
+        :class:`~tokens_edu.present.state.TableState`): ``seat``, ``you``, ``sides``, ``board``,
+        ``hand``, ``moves``, ``prompt``, ``log``, ``over``, ``winner``, ``turn``, ``win`` (see
+        :func:`tokens_edu.present.table.table_state`)."""
+        return TableState(**self._table)
 
-    def state(self, version: int | None = None, note: dict | None = None) -> dict:
-        """What a live page's card table is sent: :meth:`table_state` plus ``status``, ``step``,
+    def state(self, version: int | None = None, note: dict | None = None) -> PageState:
+        """What a live page's card table is sent, declared as
+        :class:`~tokens_edu.present.state.PageState` (the table's JavaScript reads only its keys,
+        ``tests/present/test_state_contract.py``): :meth:`table_state` plus ``status``, ``step``,
         ``title``, ``banner``, ``cover``, the controls (``bot``, ``has_bot``, ``autoplay``,
         ``paused``, ``delay``, ``undo``, ``undo_shown``, ``undo_hint``, ``can_again``),
         ``game``, ``scroll``, and ``v`` (``version``) and ``note`` (``{text, kind}`` or None)."""
         s = self.seating
-        state = dict(self._table)
+        state = PageState(**self._table)
         state.update(
             status=self.status, step=plain(self.step), title=s.title, banner=self.banner,
             cover=self.cover, bot=self.computer_to_act, has_bot=any(s.computer),
@@ -267,8 +275,20 @@ class Page:
         return tables
 
 
+#: The status line of a game stopped at the move cap.
+CAPPED_STATUS = "The game stopped: it reached the most moves one game can have."
+
+
+def _capped_banner() -> dict:
+    from ..players.match import CAP_MESSAGE  # here: the presenter does not load the players
+
+    return {"title": "The game stops here", "detail": CAP_MESSAGE, "won": False}
+
+
 def _status(obs, viewer, s: Seating, names) -> str:
     humans = [p for p in (0, 1) if not s.computer[p]]
+    if s.capped and not obs.over:
+        return CAPPED_STATUS
     if obs.over:
         if obs.winner is None:
             return "It's a draw: nobody reached 15 Tokens."
@@ -303,6 +323,8 @@ def _step(game, obs, moves, names) -> str:
 
 
 def _banner(obs, s: Seating, names) -> dict | None:
+    if s.capped and not obs.over:
+        return _capped_banner()
     if not obs.over:
         return None
     score = f"Final Tokens: {names[0]} {obs.tokens[0]}, {names[1]} {obs.tokens[1]}."
@@ -335,7 +357,8 @@ def present(game, viewer: int | None, seating: Seating = Seating(), *, log_lines
         seating: who sits where and how the page is set (:class:`Seating`; :meth:`Seating.of`
             for a live match, :data:`REPLAY` for a replay). Default: two students, live.
         log_lines: the "What happened" lines the table shows (default: the newest lines of the
-            log as the viewer reads it); a replay passes the lines of the move shown.
+            log as the viewer reads it); a replay passes the lines of the move shown, and the
+            page's ``log`` is then those lines only.
 
     Returns:
         the :class:`Page`. Its ``moves`` are the viewer's legal moves (R7-R23, from the engine)
@@ -354,19 +377,23 @@ def present(game, viewer: int | None, seating: Seating = Seating(), *, log_lines
     names = tuple(s.names) if s.names else tuple(short_name(n) for n in obs.names)
     live = s.live and not s.covered
     to_act = obs.to_act
+    ended = obs.over or s.capped  # over, or stopped at the move cap
     moves = ()
-    if live and not obs.over and viewer in (0, 1) and to_act == viewer and not s.computer[viewer]:
+    if live and not ended and viewer in (0, 1) and to_act == viewer and not s.computer[viewer]:
         moves = tuple(obs.legal_actions)
     prompt = eyes.prompt(game, s.computer) if s.live else None  # a choice in progress
-    lines = tuple(plain(e.text) for e in eyes.log(game))
+    # a replay passes its lines: the whole log (30,000 lines at the move cap) is not read
+    lines = tuple(plain(e.text) for e in eyes.log(game)) if log_lines is None else tuple(
+        plain(str(t)) for t in log_lines)
     hand_names = [c.name for c in obs.hand] if viewer in (0, 1) else []
     readable = tuple(sorted(dict.fromkeys(hand_names + [b.card.name for b in obs.board])))
     return Page(
         game=game, viewer=viewer, seat=seat, names=names, obs=obs, moves=moves, prompt=prompt,
         status=_status(obs, viewer, s, names) if s.live else "",
-        step=_step(game, obs, moves, names) if s.live else "",
+        step=("" if not s.live else f"Stopped after {len(game.move_stack):,} moves." if ended and not obs.over
+              else _step(game, obs, moves, names)),
         banner=_banner(obs, s, names) if s.live else None,
-        cover=_cover(obs, names) if s.live and s.covered and not obs.over else None,
+        cover=_cover(obs, names) if s.live and s.covered and not ended else None,
         log=lines, highlight=eyes.highlight(s.last_moves), readable=readable,
-        computer_to_act=not obs.over and to_act is not None and bool(s.computer[to_act]),
+        computer_to_act=not ended and to_act is not None and bool(s.computer[to_act]),
         seating=s, log_shown=tuple(log_lines) if log_lines is not None else None)

@@ -232,7 +232,7 @@ class ClassData:
                     self.responses[r.key] = r
             new = new or new_responses
             if signature != self._signature or self._games is None:
-                self._games = self.games.games()
+                self._games = self.games.games(kind="game")
                 self._roster = [e.name for e in self.roster.entries()]
                 self._signature = signature
                 self.changes += 1
@@ -300,10 +300,11 @@ class ClassData:
             return self.index.newest()
 
     def game_list(self, student: str = "", lesson: str = ""):
-        """The saved games (pandas DataFrame, newest first, no records), filtered."""
+        """The saved games (pandas DataFrame, newest first, no records), filtered. Only games:
+        a lesson's puzzles (``kind = "puzzle"``) are not the class's games (issue 28 part 7)."""
         self._first()
         with self._lock:
-            df = self._games if self._games is not None else self.games.games()
+            df = self._games if self._games is not None else self.games.games(kind="game")
         if student:
             df = df[df["student"] == student]
         if lesson:
@@ -417,7 +418,9 @@ class ClassData:
             if hit is not None and hit[0] == key:
                 self._replays.move_to_end(game_id)
                 return hit[1], saved
-        replay = Replay(saved.record)
+        # built at the end, where the page opens (a game at the 10,000-move cap: about a
+        # second of one core, in the dashboard's worker thread)
+        replay = Replay(saved.record, at="end")
         if hit is not None:  # keep the step the teacher was looking at
             replay.goto(min(hit[1].step, replay.length))
         with self._lock:

@@ -94,7 +94,7 @@ DEFAULTS = {
     "certfile": None,  # HTTPS: the certificate (PEM); None: plain HTTP
     "keyfile": None,  # HTTPS: its private key (PEM; None: in the certificate's file)
     # one kernel's memory (see .limits): its data segment at most, and where the watch stops it
-    "kernel_data_mib": 1024,
+    "kernel_data_mib": 2048,
     "kernel_stop_mib": 768,
 }
 

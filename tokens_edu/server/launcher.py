@@ -39,11 +39,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import _moved
 from ..content.bundle import lessons_dir
 from ..errors import UsageProblem
 from ..store.db import data_folder
 from .memory import ESTIMATE_MIB, mem_available_mib, remembered_kernel_mib
-from .storage import StorageWatch, database_at_start, storage_problem
+from .storage import StorageWatch as _StorageWatch
+from .storage import database_at_start as _database_at_start
 from .cpu import kernel_env
 from .lock import ServerLock
 from .settings import ServeSettings, parse_setting
@@ -51,10 +53,13 @@ from .state import CLIENT_HEADER
 from .tls import certificate
 from .today import resolve_lesson, todays_line, write_today
 
-__all__ = ["serve", "voila_command", "plan_capacity", "Capacity", "storage_problem", "StorageWatch",
+__all__ = ["serve", "voila_command", "plan_capacity", "Capacity",
            "connection_root", "kernel_transport", "is_lesson", "lesson_names", "page_kinds",
            "port_is_free", "DEFAULT_LESSONS", "DEFAULT_PORT", "START_PAGE", "CLASS_SIZE",
            "KERNEL_MIB", "HOST", "STOP_WAIT_S"]
+
+# Old names of this module (StorageWatch, storage_problem: in .storage), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 
 #: The kit's lessons: inside the installed package (a wheel), or ``<repo>/lessons`` of a source
 #: checkout (see :mod:`tokens_edu.content.bundle`). ``tokens-edu lessons copy DIR`` makes an editable copy.
@@ -428,7 +433,7 @@ def serve(args: argparse.Namespace) -> int:
 def _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfile,
            extra) -> int:
     """:func:`serve` once the options are checked and the data folder is this server's."""
-    database_at_start(args, env, data)  # (this server holds the data folder now)
+    _database_at_start(args, env, data)  # (this server holds the data folder now)
     # The venv's kernelspec "python3" (shipped by ipykernel in <venv>/share/jupyter) wins over a
     # user-wide one in ~/.local/share/jupyter, so the kernels run this same Python and package.
     env["JUPYTER_PREFER_ENV_PATH"] = "1"
@@ -468,7 +473,7 @@ def _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfi
     watch = None
     if data is not None and not env.get("TOKENS_EDU_DB_URL", "").strip():
         env["TOKENS_EDU_STORAGE_WATCHED"] = "1"  # the kernels leave telling the teacher to us
-        watch = StorageWatch(data)
+        watch = _StorageWatch(data)
         watch.check()
         watch.start()
     return _run(cmd, env, args, watch)

@@ -69,7 +69,7 @@ class ServeSettings(Configurable):
                        "cap.").tag(config=True)
     cold_starts = Int(2, min=1, help="Pages starting a kernel of their own at the same time "
                       "(the others wait their turn).").tag(config=True)
-    kernel_data_mib = Int(1024, min=0, help="One kernel's data segment at most (MiB; its "
+    kernel_data_mib = Int(2048, min=0, help="One kernel's data segment at most (MiB; its "
                           "process's RLIMIT_DATA: past it the kernel cannot grow); 0: no limit."
                           ).tag(config=True)
     kernel_stop_mib = Float(768.0, min=0.0, help="A page's kernel whose resident memory passes "

@@ -115,7 +115,7 @@ class _HelpAll(argparse.Action):
     setting (as Voila's and JupyterHub's ``--help-all`` print their settings)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from ..server.settings import settings_help
+        from ..server.settings import settings_help  # traitlets: only for --help-all
 
         parser.print_help()
         print("\nServer settings (set one with --setting NAME=VALUE; tokens-edu serve sets "

@@ -106,8 +106,8 @@ def database_at_start(args, env: dict, data: Path | None) -> None:
     """
     import sqlalchemy as sa  # the launcher's process only, at start
 
-    from ..store import migrate
-    from ..store.db import JournalUnavailable, sqlite_path
+    from ..store import migrate  # Alembic: only when the server starts
+    from ..store.db import JournalUnavailable, sqlite_path  # (with it)
 
     url = env.get("TOKENS_EDU_DB_URL", "").strip() or f"sqlite:///{(data or data_folder()) / 'journal.sqlite'}"
     if getattr(args, "upgrade_db", False):

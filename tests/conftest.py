@@ -10,29 +10,69 @@ share are in ``tests/support/`` (on ``sys.path`` from here, so a test says ``fro
 - ``hub``: starts a real JupyterHub (``tests/project/test_hub.py``);
 - ``slow``: starts servers, builds packages or runs notebooks (marked in the module).
 
-``make test-fast`` runs ``-m "not browser and not postgres and not hub and not slow"``.
+``make test-fast`` runs ``-m "not browser and not postgres and not hub and not slow"``. A test
+that needs a missing tool (Chromium, PostgreSQL, configurable-http-proxy, axe-core) fails with
+the command that installs it (``tests/support/needs.py``); nothing is skipped.
+
+No test uses the machine's own answers folder: ``TOKENS_EDU_DATA`` is a new, empty folder for
+the run (for each pytest-xdist worker) unless it is set; the servers a test starts inherit it.
+An answers file left by another checkout's tests at another revision would otherwise make
+``tokens-edu serve`` refuse to start.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
+if not os.environ.get("TOKENS_EDU_DATA", "").strip():
+    os.environ["TOKENS_EDU_DATA"] = tempfile.mkdtemp(prefix="tokens-edu-tests-")
+    atexit.register(shutil.rmtree, os.environ["TOKENS_EDU_DATA"], True)
 
 
+#: Fixture scopes shared by several tests of a module: a server, a browser, a build.
+SHARED_SCOPES = ("module", "class", "package")
 
+
+def _shares_a_fixture(item) -> bool:
+    """True when ``item`` uses a fixture made once for its module (or class, or package)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    for name in getattr(item, "fixturenames", ()):
+        defs = info.name2fixturedefs.get(name)
+        if defs and str(getattr(defs[-1], "scope", "")) in SHARED_SCOPES:
+            return True
+    return False
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
-    """Mark each test ``browser`` or ``postgres`` by the shared fixtures it uses."""
+    """Mark each test ``browser`` or ``postgres`` by the shared fixtures it uses.
+
+    Under pytest-xdist (``make test``: ``-n auto --dist loadgroup``), a test that uses a fixture
+    made once per module (a server, a browser, a build) joins its module's ``xdist_group``, so
+    the module's tests run on one worker and the fixture is made once; the other tests are
+    spread one by one. A module that must run alone for another reason says
+    ``pytestmark = pytest.mark.xdist_group("...")`` itself.
+    """
+    grouping = config.pluginmanager.hasplugin("xdist")
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if "browser" in fixtures:
             item.add_marker(pytest.mark.browser)
         if "postgres" in fixtures:
             item.add_marker(pytest.mark.postgres)
+        if grouping and item.get_closest_marker("xdist_group") is None and _shares_a_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
 @pytest.fixture(scope="session")

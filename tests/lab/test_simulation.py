@@ -15,9 +15,10 @@ import pytest
 from tokens_edu import DeckError, balance_matrix, first_player_advantage, simulate, starter_decks
 from tokens_edu.players import GreedyBot, RandomBot
 from tokens_edu.cli import main as cli_main
-from tokens_edu.lab.simulation import (
-    BOTS, COLUMNS, game_seed, make_bot, play_game, register_bot, resolve_deck, wilson_interval,
-)
+from tokens_edu.content.decks import resolve_deck
+from tokens_edu.lab.simulation import COLUMNS, game_seed, play_game
+from tokens_edu.lab.stats import wilson_interval
+from tokens_edu.players.registry import BOTS, make_bot, register_bot
 
 GB, BR = "Green-Blue", "Black-Red"
 
@@ -313,11 +314,9 @@ def test_a_bot_the_other_processes_cannot_find_gets_plain_advice(monkeypatch):
     import multiprocessing
     import sys
 
-    from tokens_edu.lab import simulation
-
     ghost = type("GhostBot", (GreedyBot,), {"__module__": "__main__"})
     monkeypatch.setattr(sys.modules["__main__"], "GhostBot", ghost, raising=False)
-    monkeypatch.setattr(simulation.cf, "ProcessPoolExecutor",
+    monkeypatch.setattr(cf, "ProcessPoolExecutor",  # (simulation imports it when other processes play)
                         functools.partial(cf.ProcessPoolExecutor, mp_context=multiprocessing.get_context("spawn")))
     with pytest.raises(ValueError, match="could not run in other processes.*processes=1"):
         simulate(GB, BR, 2, bots=(ghost, "greedy"), processes=2, turn_limit=3, progress=False)

@@ -5,7 +5,7 @@
 # Also: make test-fast (unit tests only, about 2 minutes), make teacher (the teacher dashboard),
 # make bench (benchmarks/*.py), make build (compile the engine core again, e.g. after changing
 # it), make clean (remove .venv and build leftovers).
-# The engine core is compiled with mypyc when .venv is built (about a minute, see the README);
+# The engine core is compiled with mypyc when .venv is built (about a minute, see docs/development.md);
 # without a C compiler it installs as pure Python and says so. TOKENS_EDU_PURE_PYTHON=1 runs
 # the pure-Python engine instead of the compiled one (same games).
 # Options: make serve SERVE_ARGS="--today 03 --data-dir /srv/answers"

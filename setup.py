@@ -121,7 +121,7 @@ class BuildCompiledEngine(build_ext):
             if in_place:
                 self._remove_old_extensions(config)
             print(f"tokens-edu: the engine is installed as pure Python, because {reason}. It plays the same "
-                  "games, about 4 times slower; the README says how to compile it.", file=sys.stderr)
+                  "games, about 4 times slower; docs/development.md says how to compile it.", file=sys.stderr)
         for folder in targets:
             folder.mkdir(parents=True, exist_ok=True)
             (folder / config.RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

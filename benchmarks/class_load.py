@@ -19,7 +19,7 @@ It prints each run's figures and min / median / max over the runs, with the mach
 moves with it). ``--memory-minutes M`` instead watches a bare ``tokens-edu serve`` for M minutes
 and prints its memory every 30 s (issue 20: a bare serve climbed 1.3 GiB every 30 s to 13.4 GiB).
 
-``--install`` first installs the kit into a new venv with no extras (what the README tells a
+``--install`` first installs the kit into a new venv with no extras (what docs/deploy.md tells a
 school's server to do, and what ``make serve`` installs), prints how long that took, and runs
 everything above from that install: the figures are then the start after an install.
 
@@ -122,7 +122,7 @@ def command(cli: Path | None) -> list[str]:
 
 
 def fresh_install(folder: Path) -> tuple[Path, float]:
-    """Install the kit as a school's server would (README: a plain ``pip install`` of this
+    """Install the kit as a school's server would (docs/deploy.md: a plain ``pip install`` of this
     folder into a new venv, no extras; then the venv's kernel, as ``make serve`` does).
 
     Returns:

@@ -61,7 +61,7 @@ import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 
 try:
-    from tokens_edu.store import logins
+    from tokens_edu.store import logins, migrate
 except ImportError:
     raise SystemExit("tokens-edu is not installed in the Hub's Python: pip install 'tokens-edu[hub]' "
                      "there (the Hub makes and updates the answers database with it).") from None
@@ -108,7 +108,12 @@ if _url.password:
     raise SystemExit("TOKENS_EDU_DB_URL holds a password: remove it from the URL and put it in "
                      "TOKENS_EDU_DB_PASSWORD_FILE.")
 _admin = sa.create_engine(_url.set(password=_password()), poolclass=NullPool)
-logins.prepare_database(_admin)  # the store's migrations: tables, row-level security, roles
+_before = migrate.revision(_admin)
+_after = logins.prepare_database(_admin)  # the store's migrations: tables, row-level security, roles
+if _before != _after:  # a Hub start that changes the database says so, in one line
+    print(f"[tokens-edu] The answers database is now at revision {_after} (it was "
+          f"{_before or 'new or from before migrations'}); back up PostgreSQL with pg_dump before "
+          "upgrading tokens-edu.", flush=True)
 # What the students' servers use: their own login (set per server), the same database.
 _users_url = _url.set(username="STUDENT", host=env.get("TOKENS_EDU_DB_HOST_FOR_USERS") or _url.host)
 

@@ -1,11 +1,11 @@
 """The installable package: a wheel built from this checkout carries the cards and the lessons.
 
-The module's fixtures run the README's "Installing on a school's server" commands as written
+The module's fixtures run docs/deploy.md's "Installing on a school's server" commands as written
 (only its paths are swapped for temporary ones): build the wheel, make a fresh virtual
 environment, install the wheel there, as a school's server would. The tests then use only that
 environment, from a folder outside the checkout: what was installed (serving only: no JupyterLab,
-JupyterHub or test tools), the README's quick start, ``tokens-edu lessons copy``, and the
-README's ``tokens-edu serve --data-dir ...`` on the bundled lessons.
+JupyterHub or test tools), docs/python.md's quick start, ``tokens-edu lessons copy``, and
+docs/deploy.md's ``tokens-edu serve --data-dir ...`` on the bundled lessons.
 """
 
 from __future__ import annotations
@@ -29,14 +29,15 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = "vnd.voila.cell-output+json"
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-README_BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+DEPLOY_DOC = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+PYTHON_BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "python.md").read_text(encoding="utf-8"),
+                           flags=re.S)
 
 
 def install_commands() -> list[str]:
-    """The README's install commands (the bash block of "Installing on a school's server"), one
+    """docs/deploy.md's install commands (the bash block of "Installing on a school's server"), one
     per line, comments dropped."""
-    section = README.split("## Installing on a school's server", 1)[1].split("\n## ", 1)[0]
+    section = DEPLOY_DOC.split("## Installing on a school's server", 1)[1].split("\n## ", 1)[0]
     block = re.search(r"```bash\n(.*?)```", section, flags=re.S).group(1)
     return [line.split("#", 1)[0].strip() for line in block.splitlines()
             if line.split("#", 1)[0].strip()]
@@ -59,7 +60,7 @@ def _clean_env(**extra) -> dict:
 
 @pytest.fixture(scope="module")
 def install(tmp_path_factory) -> dict:
-    """The README's commands, as written, in temporary places: ``dist`` (in the checkout) is a
+    """docs/deploy.md's commands, as written, in temporary places: ``dist`` (in the checkout) is a
     temporary folder, the wheel is copied to "the server" (another one), ``/opt/tokens-edu`` is
     a temporary venv, ``python3`` is the base Python, ``/srv/tokens-answers`` a temporary folder.
     The last command (serve) is kept for :func:`test_serve_serves_the_bundled_lessons`."""
@@ -78,13 +79,13 @@ def install(tmp_path_factory) -> dict:
     build, make_venv, pip_install, serve = (swap(c) for c in commands)
     settings = dict(w.split("=", 1) for w in build if "=" in w and w.split("=", 1)[0].isupper())
     build = [w for w in build if w.split("=", 1)[0] not in settings]  # VAR=value words: the environment
-    assert settings == {"TOKENS_EDU_PURE_PYTHON": "1"}  # a wheel for any computer (the README says why)
+    assert settings == {"TOKENS_EDU_PURE_PYTHON": "1"}  # a wheel for any computer (docs/deploy.md says why)
     _run(build[:-1] + [str(ROOT)], cwd=ROOT, env={**os.environ, **settings})  # "." is the checkout
     wheels = list(dist.glob("tokens_edu-*.whl"))
     assert len(wheels) == 1, wheels
     copied = server / wheels[0].name  # "copy that file to the server"
     copied.write_bytes(wheels[0].read_bytes())
-    assert pip_install[-1] == wheels[0].name, "the README names the wheel this version makes"
+    assert pip_install[-1] == wheels[0].name, "docs/deploy.md names the wheel this version makes"
     _run(make_venv, cwd=server)
     _run(pip_install + ["--disable-pip-version-check", "--quiet", "--no-compile"], cwd=server,
          timeout=1500, env=_clean_env())
@@ -98,7 +99,7 @@ def wheel(install) -> Path:
 
 @pytest.fixture(scope="module")
 def fresh(install) -> dict:
-    """The venv the README's commands made: only the wheel and its dependencies installed."""
+    """The venv docs/deploy.md's commands made: only the wheel and its dependencies installed."""
     root, venv = install["root"], install["venv"]
     py = venv / "bin" / "python"
     home = root / "home"  # a user folder of its own: no Jupyter settings from this machine
@@ -160,7 +161,7 @@ def test_the_install_is_what_serving_needs_and_nothing_else(fresh):
 
 
 def test_the_readme_wheel_is_for_any_computer(wheel):
-    """The README's wheel (TOKENS_EDU_PURE_PYTHON=1) installs on any system and Python: the
+    """docs/deploy.md's wheel (TOKENS_EDU_PURE_PYTHON=1) installs on any system and Python: the
     engine's sources and no extension module."""
     import json
 
@@ -210,7 +211,7 @@ def test_the_wheel_is_compiled_for_this_platform_and_runs_compiled(compiled_whee
         path = module.replace(".", "/")
         assert f"{path}{suffix}" in names and f"{path}.py" in names, module
     assert f"tokens_edu/_core__mypyc{suffix}" in names
-    # installed beside the README's venv (its dependencies), first on the path
+    # installed beside docs/deploy.md's venv (its dependencies), first on the path
     target = fresh["work"].parent / "compiled-site"
     _run([str(fresh["python"]), "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "--quiet",
           "--target", str(target), str(wheel)], cwd=fresh["work"], env=fresh["env"])
@@ -256,14 +257,14 @@ def test_installed_package_makes_its_database_with_its_migrations(fresh):
 
 
 def test_readme_quick_start_runs_with_the_installed_kit(fresh):
-    """Both README examples, the second from a teacher's copy of the lessons (its scenario path
+    """Every docs/python.md example, the second from a teacher's copy of the lessons (its scenario path
     is ``lessons/scenarios/...``), using the fresh venv's Python from a folder outside the repo."""
-    assert len(README_BLOCKS) >= 2
+    assert len(PYTHON_BLOCKS) >= 2
     copy = _run([str(fresh["venv"] / "bin" / "tokens-edu"), "lessons", "copy", "lessons"],
                 cwd=fresh["work"], env=fresh["env"])
     assert "Copied" in copy.stdout and "tokens-edu serve --lessons" in copy.stdout
     assert (fresh["work"] / "lessons" / "scenarios" / "03-audit.yaml").is_file()
-    program = "\n".join(README_BLOCKS) + "\nprint('REPR', repr(game))\n"
+    program = "\n".join(PYTHON_BLOCKS) + "\nprint('REPR', repr(game))\n"
     out = _run([str(fresh["python"]), "-c", program], cwd=fresh["work"], env=fresh["env"])
     assert "wins on turn" in out.stdout and "Tokens" in out.stdout
     assert "REPR" in out.stdout
@@ -297,7 +298,7 @@ def _free_port() -> int:
 
 
 def test_serve_serves_the_bundled_lessons(fresh):
-    """The README's serve command (its answers folder; a free port, no warm kernels here)."""
+    """docs/deploy.md's serve command (its answers folder; a free port, no warm kernels here)."""
     port = _free_port()
     proc = subprocess.Popen(
         fresh["serve"] + ["--port", str(port), "--pool-size", "0"],

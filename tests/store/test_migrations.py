@@ -1,7 +1,8 @@
 """The store's migrations (tokens_edu/store/migrations): a new database gets exactly the tables of
 tokens_edu/store/schema.py, and a database made by the code before migrations (commit d60bab8,
-with a school's answers, drafts, games and class list in it) is brought up to date and loses
-nothing: on SQLite and on PostgreSQL (where the JupyterHub deploy's row-level security stays).
+with a school's answers, drafts, games and class list in it) is brought up to date when asked
+(``tokens-edu upgrade-db``; a lesson opening it changes nothing) and loses nothing: on SQLite
+and on PostgreSQL (where the JupyterHub deploy's row-level security stays).
 
 The old databases are in tests/fixtures/store_d60bab8 (made by running that commit's code:
 see make.py there): ``journal.sql`` is the old SQLite journal, ``postgres.json`` every statement
@@ -60,6 +61,14 @@ def old_sqlite(tmp_path) -> str:
     return f"sqlite:///{path}"
 
 
+def _dump(path) -> list[str]:
+    con = sqlite3.connect(path)
+    try:
+        return list(con.iterdump())
+    finally:
+        con.close()
+
+
 def answers_as_saved(rows: list[dict]) -> list[tuple]:
     return sorted((r["id"], r["student"], r["lesson"], r["card"], r["prompt"], r["answer"],
                    _when(r["saved_at"])) for r in rows)
@@ -111,13 +120,18 @@ def test_a_new_database_gets_exactly_the_tables_of_the_schema_module(tmp_path):
     assert migrate.upgrade(engine) == migrate.HEAD  # again: nothing to do
 
 
-def test_an_sqlite_journal_made_by_the_old_code_is_brought_up_to_date_and_loses_nothing(tmp_path):
+def test_an_sqlite_journal_made_by_the_old_code_is_brought_up_to_date_when_asked_and_loses_nothing(tmp_path):
     url = old_sqlite(tmp_path)
     engine = make_engine(url)
     assert migrate.revision(engine) is None  # made before migrations
-    Journal(url, lesson="x")  # a lesson opening it brings it up to date
+    old_file = _dump(url[len("sqlite:///"):])
+    journal = Journal(url, lesson="x")  # a lesson opening it changes nothing, and says what to run
+    assert "tokens-edu upgrade-db" in journal.problem and migrate.revision(engine) is None
+    before, after, copy = migrate.upgrade_database(url)  # tokens-edu upgrade-db
+    assert (before, after) == (None, migrate.HEAD) and copy.parent == tmp_path
     assert migrate.revision(engine) == migrate.HEAD and differences(engine) == []
     check_nothing_lost(engine, url, EXPECTED["sqlite"])
+    assert _dump(copy) == old_file  # the copy is the file as it was, every row
     # and it goes on working: a new answer, the feed, the class list's codes
     dee = Journal(url, student="Dee", lesson="01-read-a-card")  # (not one of the old rows' students:
     dee.save("Chatbot", "after the upgrade")                    # their saves are recent in the file)
@@ -126,17 +140,25 @@ def test_an_sqlite_journal_made_by_the_old_code_is_brought_up_to_date_and_loses_
     assert Roster(url).name_for(code) == "Bo"
 
 
+def _upgrade(url: str, start) -> None:
+    start.wait()
+    migrate.upgrade(make_engine(url))
+
+
 def _open_journal(url: str, start) -> None:
     start.wait()
     journal = Journal(url, student="kernel", lesson="x")
     assert journal.problem is None, journal.problem
 
 
-def test_many_kernels_opening_an_old_journal_at_once_upgrade_it_once(tmp_path):
-    url = old_sqlite(tmp_path)
+@pytest.mark.parametrize("target", [_upgrade, _open_journal], ids=["upgrades-of-an-old-file", "kernels-on-a-new-file"])
+def test_many_processes_at_once_change_the_database_once(tmp_path, target):
+    """Ten upgrades of the old journal at once, or ten kernels opening a new database at once:
+    the migrations run once (the others wait for the write lock, then find nothing to do)."""
+    url = old_sqlite(tmp_path) if target is _upgrade else f"sqlite:///{tmp_path / 'new.sqlite'}"
     ctx = mp.get_context("fork")
     start = ctx.Event()
-    procs = [ctx.Process(target=_open_journal, args=(url, start)) for _ in range(10)]
+    procs = [ctx.Process(target=target, args=(url, start)) for _ in range(10)]
     for p in procs:
         p.start()
     start.set()
@@ -145,7 +167,8 @@ def test_many_kernels_opening_an_old_journal_at_once_upgrade_it_once(tmp_path):
     assert [p.exitcode for p in procs] == [0] * 10
     engine = make_engine(url)
     assert migrate.revision(engine) == migrate.HEAD and differences(engine) == []
-    check_nothing_lost(engine, url, EXPECTED["sqlite"])
+    if target is _upgrade:
+        check_nothing_lost(engine, url, EXPECTED["sqlite"])
 
 
 def test_an_upgrade_that_fails_half_way_changes_nothing(tmp_path):
@@ -162,7 +185,7 @@ def test_an_upgrade_that_fails_half_way_changes_nothing(tmp_path):
     with pytest.raises(sa.exc.OperationalError, match="already exists"):
         migrate.upgrade(make_engine(url))
     journal = Journal(url, student="Ana")  # a lesson still opens; saving says why not
-    assert journal.problem and "class_drawings already exists" in journal.problem
+    assert journal.problem and "tokens-edu upgrade-db" in journal.problem
     con = sqlite3.connect(path)
     assert con.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == before
     assert con.execute("SELECT * FROM answers ORDER BY id").fetchall() == rows
@@ -182,7 +205,9 @@ def test_a_database_from_a_newer_tokens_edu_is_refused_in_plain_words(tmp_path):
 def test_the_migrate_command_says_what_it_did(tmp_path, capsys):
     url = old_sqlite(tmp_path)
     assert migrate.main([url]) == 0
-    assert f"is now (it was from before migrations) up to date (revision {migrate.HEAD})" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"is now up to date (revision {migrate.HEAD}; it was from before migrations)" in out
+    assert f"The file as it was is kept at {tmp_path}" in out
     assert migrate.main([url]) == 0
     assert "was already up to date" in capsys.readouterr().out
     (tmp_path / "bad.sqlite").write_bytes(b"not a database at all" * 100)

@@ -5,7 +5,8 @@ it adds to a plain ``voila``); ``tokens-edu today 03`` tells it today's lesson;
 ``tokens-edu teacher`` is the teacher's dashboard; ``tokens-edu export answers.csv`` writes the
 saved Discuss answers as a CSV file that a spreadsheet opens safely; ``tokens-edu roster`` keeps
 a class list with codes; ``tokens-edu simulate`` plays many games; ``tokens-edu check-scenario``
-checks a scenario file; ``tokens-edu lessons copy DIR`` makes an editable copy of the lessons.
+checks a scenario file; ``tokens-edu lessons copy DIR`` makes an editable copy of the lessons;
+``tokens-edu upgrade-db`` brings an older answers database up to date (after copying it).
 
 Examples::
 
@@ -50,6 +51,7 @@ COMMAND_HELP = {
     "teacher": ("teacher", "the teacher dashboard: answers, progress, answer wall, games (updates live)"),
     "roster": ("roster", "the class list: a short code and a personal link for each student"),
     "simulate": ("simulate", "play many computer games between two decks and print a summary"),
+    "upgrade-db": ("upgrade_db", "bring the answers database up to date with this tokens-edu (after copying it)"),
 }
 
 #: Old names of ``tokens_edu.cli`` that live in :mod:`tokens_edu.server.launcher` (it loads the

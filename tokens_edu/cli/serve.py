@@ -81,6 +81,11 @@ def add_command(sub) -> None:
     parser.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
                        help="folder for saved Discuss answers (sets TOKENS_EDU_DATA for the "
                             "lessons; default: TOKENS_EDU_DATA or the per-user data folder)")
+    parser.add_argument("--upgrade-db", action="store_true",
+                       help="bring an answers database older than this tokens-edu up to date "
+                            "before starting (an answers file is first copied next to itself; "
+                            "the start says so in one line). Without it the server refuses to "
+                            "start on an older database and says to run 'tokens-edu upgrade-db'")
     parser.add_argument("--no-hints", action="store_true",
                        help="turn off the Hint button in every lesson for this class (sets "
                             "TOKENS_EDU_HINTS=off for the lessons; a page's link can also say "

@@ -13,6 +13,7 @@ from ..content.bundle import lessons_dir
 from ..content.inputs import InputTooLarge, read_text_limited
 from ..server import today as today_file
 from ..store.db import data_folder, default_url
+from ..store.migrate import start_problem
 from ..teacher.auth import password_problem
 from ..teacher.dashboard import DEFAULT_PORT, TokenAuth, serve
 from ..teacher.hub_auth import HubTeacherAuth, running_as_hub_service
@@ -88,7 +89,8 @@ def add_command(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """``tokens-edu teacher``: serve the dashboard until Ctrl-C. Exit 0, or 2 for a problem
-    the teacher can fix (a busy port, an unreadable password file, a bad data folder)."""
+    the teacher can fix (a busy port, an unreadable password file, a bad data folder, an
+    answers database at a wrong revision)."""
     if not 1 <= args.port <= 65535:
         print(f"tokens-edu: the port must be between 1 and 65535, not {args.port}.", file=sys.stderr)
         return 2
@@ -116,6 +118,10 @@ def run(args: argparse.Namespace) -> int:
         url = default_url()
     except ValueError as e:
         print(f"tokens-edu: {e}", file=sys.stderr)
+        return 2
+    problem = start_problem(url, str(args.data_dir) if args.data_dir is not None else None)
+    if problem:  # an older database, or a revision this tokens-edu does not know: one line
+        print(f"tokens-edu: {problem}", file=sys.stderr)
         return 2
     auth = TokenAuth(token=os.environ.get("TOKENS_EDU_TEACHER_TOKEN", "").strip() or None,
                      password=password)

@@ -19,6 +19,9 @@
   laptop) within about three minutes.
 * **A calm console**, and **Ctrl-C** (or SIGTERM) stops everything within 10 s with one line.
 * **The answers folder is watched** (:mod:`.storage`).
+* **The answers database is checked once**: a database older than this tokens-edu, or at a
+  revision it does not know, is refused in one line (``--upgrade-db`` brings an older one up to
+  date first, after copying it; see :mod:`tokens_edu.store.migrate`).
 """
 
 from __future__ import annotations
@@ -30,15 +33,19 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import sqlalchemy as sa
+
 from ..content.bundle import lessons_dir
 from ..errors import UsageProblem
-from ..store.db import data_folder
+from ..store import migrate
+from ..store.db import JournalUnavailable, data_folder, sqlite_path
 from .memory import ESTIMATE_MIB, mem_available_mib, remembered_kernel_mib
 from .storage import StorageWatch, storage_problem
 from .today import resolve_lesson
@@ -331,6 +338,34 @@ def _data_folder(args: argparse.Namespace, env: dict) -> Path | None:
     return data_folder()
 
 
+def _database_at_start(args: argparse.Namespace, env: dict, data: Path | None) -> None:
+    """Refuse to start on an answers database at a wrong revision (older than this tokens-edu
+    and not brought up to date, or one it does not know), in one line; with ``--upgrade-db``
+    bring an older one up to date first (an SQLite file is copied next to itself) and say so
+    in one line. A new or missing database is fine: the first page makes it.
+
+    Raises:
+        UsageProblem: the one line (nothing was changed).
+    """
+    url = env.get("TOKENS_EDU_DB_URL", "").strip() or f"sqlite:///{(data or data_folder()) / 'journal.sqlite'}"
+    if getattr(args, "upgrade_db", False):
+        path = sqlite_path(url)
+        if path is None or Path(path).exists():
+            try:
+                before, after, copy = migrate.upgrade_database(url)
+            except (JournalUnavailable, migrate.MigrationRefused, ImportError, OSError, sqlite3.Error) as e:
+                raise UsageProblem(str(e)) from None
+            except sa.exc.SQLAlchemyError as e:
+                raise UsageProblem("The answers database refused to be brought up to date, and nothing "
+                                   f"was changed: {str(e).splitlines()[0][:300]}") from None
+            if before != after:
+                print(migrate.upgraded_line(url, before, after, copy), flush=True)
+    problem = migrate.start_problem(url, str(args.data_dir) if args.data_dir is not None else None)
+    if problem:
+        raise UsageProblem(problem + (" Or start with: tokens-edu serve --upgrade-db."
+                                      if migrate.UPGRADE_COMMAND in problem else ""))
+
+
 class _Stop(Exception):
     """SIGTERM reached ``tokens-edu serve``: stop like Ctrl-C."""
 
@@ -346,14 +381,15 @@ def serve(args: argparse.Namespace) -> int:
         args: the parsed options of ``tokens-edu serve`` (see :mod:`tokens_edu.cli.serve`):
             ``lessons``, ``port``, ``host``, ``pool_size``, ``max_students``, ``preheat_only``,
             ``today``, ``class_size``, ``refill_delay``, ``cull_idle_timeout``, ``data_dir``,
-            ``no_hints``.
+            ``no_hints``, ``upgrade_db``.
 
     Returns:
         0 after Ctrl-C (or SIGTERM), 1 when Voila itself stopped with an error.
 
     Raises:
         UsageProblem: a problem the teacher can fix (a busy port, a missing lessons folder, a
-            data folder that is a file, an unknown lesson).
+            data folder that is a file, an unknown lesson, an answers database at a wrong
+            revision: :func:`_database_at_start`).
     """
     lessons = args.lessons.expanduser().resolve()
     if not lessons.is_dir():
@@ -383,6 +419,7 @@ def serve(args: argparse.Namespace) -> int:
     if getattr(args, "no_hints", False):
         env["TOKENS_EDU_HINTS"] = "off"  # read by the lessons' GameView (widgets.thinking_pane)
     data = _data_folder(args, env)
+    _database_at_start(args, env, data)
     # The venv's kernelspec "python3" (shipped by ipykernel in <venv>/share/jupyter) wins over a
     # user-wide one in ~/.local/share/jupyter, so the kernels run this same Python and package.
     env["JUPYTER_PREFER_ENV_PATH"] = "1"

@@ -127,7 +127,7 @@ class Database:
             self._set_problem(f"the database driver for {shown_url(self.url)} is missing "
                               f"({e.name or e}): install tokens-edu[postgres]")
             return False
-        except JournalUnavailable as e:  # damaged, newer, or not ours to bring up to date
+        except JournalUnavailable as e:  # damaged, older (UpgradeNeeded), newer, or not ours to make
             self._set_problem(str(e))
             return False
         except (sa.exc.SQLAlchemyError, OSError) as e:

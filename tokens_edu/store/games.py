@@ -151,10 +151,11 @@ class GameStore:
     Args:
         url: a SQLAlchemy database URL; None uses :func:`tokens_edu.store.db.default_url`.
         engine: an engine to use instead of making one from ``url``.
-        read_only: for the teacher's dashboard: this store never writes. A database that cannot
-            be brought up to date with its login is read as it is.
+        read_only: for the teacher's dashboard: this store never writes. A database at
+            another revision is read as it is.
 
-    Opening brings the database up to date (:func:`tokens_edu.store.migrate.ensure_current`).
+    Opening checks the database's revision and makes a new one
+    (:func:`tokens_edu.store.migrate.ensure_current`); an older database is not changed.
 
     Raises:
         StoreDamaged: the SQLite file is damaged (one line: what to do).

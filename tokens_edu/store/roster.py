@@ -109,9 +109,10 @@ class Roster:
             per-user data folder).
         engine: an engine to use instead of making one from ``url``.
         read_only: for readers (the dashboard, a lesson page): this object never writes; a
-            database that cannot be brought up to date with its login is read as it is.
+            database at another revision is read as it is.
 
-    Opening brings the database up to date (:func:`tokens_edu.store.migrate.ensure_current`).
+    Opening checks the database's revision and makes a new one
+    (:func:`tokens_edu.store.migrate.ensure_current`); an older database is not changed.
 
     Raises:
         StoreDamaged: the SQLite file is damaged (one line: what to do).

@@ -106,7 +106,6 @@ def lesson10(seeds: int) -> None:
         lab = TrainingLab(seed=seed)
         for _ in range(8):
             lab.rate_guess.value = lab.rate_guess.options[0]
-            lab.bar_guess.value = "more Tokens"
             t0 = time.perf_counter()
             batch = lab.train_batch()
             clicks.append(time.perf_counter() - t0)
@@ -198,7 +197,6 @@ def fair_data() -> None:
 _CLICK_10 = """
 for _ in range(6):
     training.rate_guess.value = training.rate_guess.options[0]
-    training.bar_guess.value = "more Tokens"
     training.train_batch()
 _copy = [x for x in globals().values() if type(x).__name__ == "CopyLab"]
 _lab = _copy[0] if _copy else CopyLab(journal, seed=10)

@@ -427,15 +427,20 @@ def test_lesson_10_trains_a_player_copies_the_student_and_tests_it():
     assert training.batch_games == 20 and training.opponent_picker.value == "random"  # "Start with the random player"
     assert (training.bot.weights["weight"] == 0).all() and len(training.bot.weights) == 8  # "8 things", "at 0"
     assert copy.view.bots[1] is not None and copy.view.game.names == ("You", "Computer")  # the rule player
+    assert training.seed is None  # each student's own seed, chosen at the first batch (28.2)
+    training.seed = 9  # the teacher's demo (a link's &seed=9)
     # "Do it again 5 or 6 times", then Part 3's promise: worse against the rule player
     for _ in range(6):
         training.rate_guess.value = training.rate_guess.options[0]
-        training.bar_guess.value = "more Tokens"
         training.train_batch()
     rates = [b["win_rate"] for b in training.batches]
     assert rates[-1] > rates[0]  # the curve climbs against the random player
     results = bench.test()
     assert results["random"] - results["greedy"] >= 0.10, results
+    assert bench.untrained["greedy"] == 0  # "a new player ... beside it"
+    text = " ".join(str(getattr(x, "key", "")) + str(getattr(x, "_answer", "")) for x in shown)
+    for false in ("never told that Tokens matter", "never punishes a mistake", "which number will change"):
+        assert false.casefold() not in text.casefold()
 
 
 def test_lesson_11_prose_matches_what_students_measure():

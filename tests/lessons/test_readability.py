@@ -175,7 +175,7 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
     from tokens_edu.widgets import thinking_pane  # the computer's thinking pane and the Hint
 
     texts |= set(thinking_pane.MESSAGES.values())
-    from tokens_edu.widgets import command_lab, drawing_lab, exit_question, fair_data, teach_lab, who
+    from tokens_edu.widgets import command_lab, copy_lab, drawing_lab, exit_question, fair_data, teach_lab, who
 
     # the learning lessons' labs (lessons 8 and 11) and the exit questions; "{label}" and the
     # like are filled with a one-word value, as on the page
@@ -183,10 +183,11 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
     from tokens_edu.widgets import class_sentences, language_guess, language_write
 
     for messages in (drawing_lab.MESSAGES, command_lab.MESSAGES, fair_data.MESSAGES, exit_question.MESSAGES,
-                     teach_lab.MESSAGES, language_guess.MESSAGES, language_write.MESSAGES,
+                     teach_lab.MESSAGES, copy_lab.MESSAGES, language_guess.MESSAGES, language_write.MESSAGES,
                      class_sentences.MESSAGES, kit_sentences.WARNINGS):
         texts |= {re.sub(r"\{\w+\}", "Flag", t) for t in messages.values()}
     texts.add(who.NO_NAME)
+    texts |= {copy_lab.NEVER_ACTED, teach_lab.SEED_WORDS.format(seed=4821)}
     from tokens_edu.widgets.deck_check import EXAMPLE_DECK, DeckCheck
 
     deck_box = DeckCheck()

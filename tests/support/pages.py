@@ -95,10 +95,11 @@ def wait_tick(page, before: str, root: str = ".tokens-game", timeout: float = 30
         " return t && t.textContent !== prev; }", arg=[root, before], timeout=timeout)
 
 
-def click_and_wait(page, locator, root: str = ".tokens-game", timeout: float = 60_000) -> None:
-    """Click something that sends a message; wait for the kernel's answer, then for the table to settle."""
+def click_and_wait(page, locator, root: str = ".tokens-game", timeout: float = 60_000, press: str = "click") -> None:
+    """Click (``press="tap"``: tap, on a touch screen) something that sends a message; wait for the
+    kernel's answer, then for the table to settle."""
     before = tick(page, root)
-    locator.click()
+    getattr(locator, press)()
     wait_tick(page, before, root, timeout)
     page.evaluate(SETTLED, root)
 
@@ -199,17 +200,19 @@ def _css(value: str) -> str:
     return value.replace("\\", "\\\\").replace("'", "\\'")
 
 
-def student_move(page, click=None, root: str = TABLE) -> tuple[str, int]:
+def student_move(page, click=None, root: str = TABLE, press: str = "click") -> tuple[str, int]:
     """One decision of a simple student who plays by clicking the moves under the cards: Task,
     Deploy, Audit, Train (the first card that has it), else a move beside the table (keep this
     hand, go first, a choice), else End turn. Returns ``(what it did, clicks used)``.
 
     ``click(selector)`` makes the click that reaches the kernel and waits for the answer (default:
     :func:`click_and_wait`); the clicks before it (a move that asks for its target) are plain.
+    ``press``: ``"click"`` (a mouse) or ``"tap"`` (a finger on a touch screen: the page's context
+    needs ``has_touch``).
     """
     if click is None:
         def click(selector: str) -> None:
-            click_and_wait(page, page.locator(selector).first, root.split(" ")[0])
+            click_and_wait(page, page.locator(selector).first, root.split(" ")[0], press=press)
     table = page.locator(root)
     loose = table.locator(".tt-panel .tt-loose")
     if loose.count():
@@ -224,12 +227,12 @@ def student_move(page, click=None, root: str = TABLE) -> tuple[str, int]:
         first = buttons.first
         cls = first.get_attribute("class") or ""
         if "tt-quick-aim" in cls:  # "Audit…": the targets glow, a click on one makes the move
-            first.click()
+            getattr(first, press)()
             table.locator(".tt-card.tt-target").first.wait_for(state="visible")
             click(f"{root} .tt-card.tt-target")
             return want, 2
         if "tt-quick-more" in cls:  # several ways to pay: they open beside the table
-            first.click()
+            getattr(first, press)()
             verb = table.locator(f".tt-panel .tt-verb.tokens-action-{kind}").first
             verb.wait_for(state="visible")
             click(f"{root} .tt-panel .tt-verb.tokens-action-{kind}[data-i='{verb.get_attribute('data-i')}']")

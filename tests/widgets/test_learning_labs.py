@@ -3,6 +3,8 @@ questions), driven from Python as a student would: draw, label, add, learn, test
 
 from __future__ import annotations
 
+import html
+
 import pytest
 
 from tokens_edu.lab.sketches import GROUP_NAMES, load_sketches
@@ -235,6 +237,33 @@ def test_fair_data_lab_measures_fixes_and_saves(url):
     assert "Finger on a phone 67%" in saved["answer"].iloc[0] and "Gap 33 points" in saved["answer"].iloc[0]
 
 
+def test_fair_data_lab_says_why_a_change_did_little_and_keeps_a_clean_history(url):
+    """Issue 28.3: the label fix that changes nothing says why; mouse players stuck at 80% after
+    their only fix get a sentence; the history never starts a line with "no change;"."""
+    from tokens_edu.session import PageSession
+
+    lab = FairDataLab(PageSession("11-fair-data", url, student="Ana"))
+    lab.test()
+    lab.add("mouse")
+    second = lab.test()
+    assert {a["group"]: a["right"] for a in second["accuracy"]}[GROUP_NAMES["mouse"]] == 24
+    assert second["change"] == "added 12 mouse drawings"  # not "no change; added ..."
+    still = fair_data.MESSAGES["still_low"].format(group="Mouse", group_lower="mouse", share="80%")
+    assert second["notes"] == [still] and html.escape(still) in lab.result.value
+    wrong = next(r for r in lab.training if r["label"] != r["true_label"])
+    lab.fix(wrong["number"], wrong["true_label"])
+    third = lab.test()
+    assert third["accuracy"] == second["accuracy"]
+    assert html.escape(fair_data.MESSAGES["label_no_change"]) in lab.result.value
+    fourth = lab.test()
+    assert fourth["change"] == "no change" and fair_data.MESSAGES["label_no_change"] not in fourth["notes"]
+    lab.add("finger")
+    fifth = lab.test()
+    assert fifth["change"] == "added 12 finger drawings"
+    assert [t["change"].startswith("no change;") for t in lab.tests] == [False] * 5
+    assert "<td>no change; " not in lab.history.value
+
+
 def test_fair_data_lab_adding_mouse_drawings_leaves_the_finger_gap():
     lab = FairDataLab()
     lab.add("mouse")
@@ -314,6 +343,38 @@ def test_ethical_matrix_saves_one_response_and_fills_back(url):
     back = EthicalMatrix(Journal(url, student="Ana", lesson="11-fair-data"), **ask)
     assert back.cells[("Phone players", "Help or hurt?")].value == "It gets their signs wrong"
     assert back.decide_box.value == "Players and the company together"
+
+
+def test_ethical_matrix_ends_in_a_decision_saved_for_the_teacher(url):
+    """Issue 28.3: ship now, wait, or another way to play; saved in the table and on its own."""
+    from tokens_edu.session import PageSession
+
+    ask = dict(key="Ethical matrix: who is affected, who decides",
+               who=["Players who use a mouse", "The company"], what=["What do they value?"],
+               decision="What should the company do now?",
+               options=["Ship the app now", "Wait until it works well for every group", "Offer another way"])
+    matrix = EthicalMatrix(PageSession("11-fair-data", url, student="Ana"), **ask)
+    matrix.decision_buttons.value = "Offer another way"
+    matrix.save_button.click()
+    assert "Saved at" in matrix.status.value
+    rows = Journal(url, lesson="11-fair-data").responses(all_students=True)
+    mine = dict(zip(rows["question"], rows["answer"]))
+    assert mine[ask["key"]] == "What should the company do now? | Offer another way"
+    assert mine[matrix.decision_key] == "Offer another way" and set(rows["kind"]) == {"exit"}
+    back = EthicalMatrix(PageSession("11-fair-data", url, student="Ana"), **ask)
+    assert back.decision_buttons.value == "Offer another way"
+    with pytest.raises(ValueError, match="two options"):
+        EthicalMatrix(key="m", who=["a"], what=["b"], decision="What now?", options=["Only one"])
+
+
+def test_lesson_11_matrix_has_the_failing_groups_values_and_a_decision():
+    import json
+    from pathlib import Path
+
+    nb = json.loads((Path(__file__).resolve().parents[2] / "lessons" / "11-fair-data.ipynb").read_text())
+    code = "".join("".join(c["source"]) for c in nb["cells"] if "EthicalMatrix(" in "".join(c["source"]))
+    assert "Players who use a mouse" in code and "Players who use a phone" in code  # the groups it fails
+    assert "What do they value?" in code and "decision=" in code and "Ship the app now" in code
 
 
 def test_a_warm_kernel_builds_the_labs_without_waiting_for_the_page(url, monkeypatch):

@@ -75,7 +75,8 @@ def _our_widgets(tmp_path) -> list:
         TrainingLab,
     )
     from tokens_edu.widgets.browser import BrowserKey
-    from tokens_edu.widgets.teach_lab import CopyLab, TestBench
+    from tokens_edu.widgets.copy_lab import CopyLab
+    from tokens_edu.widgets.teach_lab import TestBench
 
     journal = Journal(url=f"sqlite:///{tmp_path / 'j.sqlite'}", student="ana", lesson="t")
     game = Game.from_scenario(SECRET)

@@ -182,14 +182,17 @@ def test_a_lesson_puzzle_is_kept_for_the_teacher_once_per_puzzle(data):
     view.match._tokens_keeper.flush()
     table = GameStore().games(student="Ana")
     assert len(table) == 1 and table.iloc[0]["lesson"] == "03-task-and-audit"
-    assert table.iloc[0]["moves"] == 1
+    assert table.iloc[0]["moves"] == 1 and table.iloc[0]["kind"] == "puzzle"
     record = GameStore().get(table.iloc[0]["id"]).record
     assert record["actions"] == ["audit Neural Network -> Explainability"]
-    # a picker keeps one game per puzzle, however often the student switches
+    # a picker keeps one game per puzzle played, however often the student switches
     picker = PuzzlePicker({"Audit": root / "03-audit.yaml", "Task": root / "03-task-exposes.yaml"},
                           journal=Journal(student="Bo", lesson="04-keywords"), autoplay=False)
-    picker.picker.value = "Task"
-    picker.picker.value = "Audit"
+    for name in ("Task", "Audit", "Task", "Audit"):
+        picker.picker.value = name
+        view = picker.view
+        if not view.game.history:
+            view.buttons[view.match.legal_moves()[0]].click()
     picker.picker.value = "Task"
     assert len(GameStore().games(student="Bo")) == 2
     # and without a name nothing is kept
@@ -254,3 +257,67 @@ def test_a_proven_name_continues_from_any_browser(data):
     flush(first)
     again = opens(panel(), OTHER_BROWSER)
     assert again.keeping.box.layout.display is None
+
+
+PUZZLE_LESSONS = {  # lesson -> its notebook's puzzles (the ones on a PuzzlePicker or a GameView)
+    "02-training-set-and-data": ["02-train-and-pay.yaml"],
+    "03-task-and-audit": ["03-audit.yaml", "03-task-exposes.yaml"],
+    "04-keywords": ["04-adversarial.yaml", "04-big-data.yaml", "04-fast-tracked.yaml",
+                    "04-highly-trusted.yaml", "04-legacy.yaml"],
+    "08-how-ai-senses": ["08-ambiguous.yaml"],
+    "09-tools-targets-and-decks": ["09-big-data-3.yaml", "09-out-of-cards.yaml", "09-target.yaml",
+                                   "09-tax-drops.yaml", "09-tools.yaml"],
+}
+
+
+@pytest.mark.parametrize("lesson", sorted(PUZZLE_LESSONS))
+def test_opening_a_lesson_with_puzzles_saves_no_game(data, monkeypatch, lesson):
+    """Issue 28.7: a page that was asked for (``?student=Ana``) opens its puzzles: no row; the
+    student's first move in one puzzle saves that puzzle, as a puzzle named for the student."""
+    from pathlib import Path
+
+    from tokens_edu.session import PageSession
+    from tokens_edu.widgets.puzzles import PuzzlePicker
+
+    monkeypatch.setenv("QUERY_STRING", "student=Ana")  # the page is known: the old code saved at once
+    root = Path(__file__).resolve().parents[2] / "lessons" / "scenarios"
+    files = PUZZLE_LESSONS[lesson]
+    session = PageSession(lesson)
+    picker = PuzzlePicker({f.removesuffix(".yaml"): root / f for f in files}, session=session, autoplay=False)
+    for name in picker.puzzles:  # the student looks at every puzzle, touching none
+        picker.show(name)
+    assert GameStore().games().empty
+    picker.show(next(iter(picker.puzzles)))
+    view = picker.view
+    view.buttons[view.match.legal_moves()[0]].click()
+    view.match._tokens_keeper.flush()
+    table = GameStore().games()
+    assert len(table) == 1
+    row = table.iloc[0]
+    assert (row["kind"], row["student"], row["lesson"], row["moves"]) == ("puzzle", "Ana", lesson, 1)
+    assert row["name0"] == "Ana" and "Ada" not in (row["name0"], row["name1"])
+    assert GameStore().games(kind="game").empty
+
+
+def test_the_dashboard_lists_games_not_puzzles(data, monkeypatch):
+    """Issue 28.7: the Games and Progress pages read ClassData.game_list: games only."""
+    from pathlib import Path
+
+    from tokens_edu import Game
+    from tokens_edu.teacher.data import ClassData
+
+    root = Path(__file__).resolve().parents[2] / "lessons" / "scenarios"
+    store = GameStore()
+    puzzle = Game.from_scenario(root / "03-audit.yaml")
+    store.start(puzzle, "Ana", "03-task-and-audit", kind="puzzle", names=("Ana", "Computer"))
+    p = panel(student="Bo")
+    p.start_button.click()
+    play(p, 2)
+    flush(p)
+    data_ = ClassData()
+    listed = data_.game_list()
+    assert list(listed["student"]) == ["Bo"] and set(listed["kind"]) == {"game"}
+    assert data_.game_list(student="Ana").empty
+    assert "Ana" not in data_.choices()["students"]
+    with pytest.raises(ValueError, match="kind"):
+        store.start(puzzle, "Ana", kind="match")

@@ -4,17 +4,50 @@
 :func:`log_events` makes the :class:`LogEvent` rows of a game's log; :func:`prompt` and
 :func:`public_prompt` word the decision in progress for the chooser and for everyone else
 (the second never names a card only the chooser may see, R22).
+
+A player may be called "You" (lesson 10's copy lab: "You" against "Computer"): a line about them
+then reads "You roll 4", "Your Chatbot runs a Task", "You keep your hand", never "You rolls" or
+"You's" (:func:`for_you`).
 """
 
 from __future__ import annotations
 
+import re
 from collections import namedtuple
 
 from ..engine import events as ev
 from ..engine.state import MODEL_CARD, MULLIGAN, ORDER, Decision, State
 from .notation import label, option_label
 
-__all__ = ["LogEvent", "sentence", "log_events", "prompt", "public_prompt"]
+__all__ = ["LogEvent", "sentence", "log_events", "prompt", "public_prompt", "for_you", "YOU"]
+
+#: The player name that is the reader: lines about a player with this name are in the second person.
+YOU = "You"
+# the verbs of the lines below, as "he/she/it" -> as "you"
+_VERBS = {"rolls": "roll", "ends": "end", "trains": "train", "deploys": "deploy", "uses": "use",
+          "chooses": "choose", "makes": "make", "reaches": "reach", "gains": "gain", "keeps": "keep",
+          "shuffles": "shuffle", "draws": "draw", "has": "have", "is": "are", "puts": "put",
+          "discards": "discard", "decides": "decide", "wins": "win", "loses": "lose"}
+_YOU_VERB = re.compile(r"\bYou (" + "|".join(_VERBS) + r")\b")
+_AND_VERB = re.compile(r"\band (wins|draws)\b")
+
+
+def for_you(text: str) -> str:
+    """A line about a player named :data:`YOU`, in the second person: "You rolls 4" -> "You roll 4",
+    "You's Chatbot" -> "Your Chatbot" ("your" inside a sentence, "of yours"), and, in a sentence
+    whose subject is You, "their" -> "your", "they" -> "you" ("You keep your hand"). A line without
+    "You" comes back unchanged."""
+    if "You" not in text:
+        return text
+    out = text.replace("of You's", "of yours")
+    out = re.sub(r"(^|[.:!?] )You's\b", lambda m: m.group(1) + "Your", out)
+    out = re.sub(r"\bYou's\b", "your", out)
+    out, subject = _YOU_VERB.subn(lambda m: "You " + _VERBS[m.group(1)], out)
+    if subject or "of yours" in out:
+        out = _AND_VERB.sub(lambda m: "and " + _VERBS[m.group(1)], out)
+        out = re.sub(r"\btheir\b", "your", out)
+        out = re.sub(r"\bthey\b", "you", out)
+    return out
 
 LogEvent = namedtuple("LogEvent", "turn player kind text")
 LogEvent.__doc__ = """One event of a game's log: ``turn`` (0 during setup), ``player`` (0/1, or None for
@@ -144,8 +177,10 @@ def _text(w: _Words, e: tuple) -> str:
 
 
 def sentence(s: State, names, event: tuple, title: str | None = None) -> str:
-    """One event of ``s.events`` as a commentary sentence (players called by ``names``)."""
-    return _text(_Words(s, names, title), event)
+    """One event of ``s.events`` as a commentary sentence (players called by ``names``; a player
+    named "You" in the second person, :func:`for_you`)."""
+    text = _text(_Words(s, names, title), event)
+    return for_you(text) if YOU in names else text
 
 
 def log_events(s: State, names, events, title: str | None = None, viewer: int | None = None) -> list[LogEvent]:
@@ -154,6 +189,8 @@ def log_events(s: State, names, events, title: str | None = None, viewer: int | 
     (None)."""
     w = _Words(s, names, title, viewer)
     kind = ev.KIND
+    if YOU in names:
+        return [LogEvent(e[1], e[2], kind[e[0]], for_you(_text(w, e))) for e in events]
     return [LogEvent(e[1], e[2], kind[e[0]], _text(w, e)) for e in events]
 
 
@@ -164,6 +201,11 @@ def _fields(s: State, names, d: Decision, viewer: int) -> tuple[list[str], dict]
 
 def prompt(s: State, names, d: Decision) -> str:
     """The decision as its chooser reads it (may name cards only they see)."""
+    text = _prompt(s, names, d)
+    return for_you(text) if YOU in names else text
+
+
+def _prompt(s: State, names, d: Decision) -> str:
     who = names[d.player]
     if d.source == ORDER:
         return f"{who} won the roll: go first or go second?"
@@ -178,6 +220,11 @@ def prompt(s: State, names, d: Decision) -> str:
 
 def public_prompt(s: State, names, d: Decision) -> str:
     """The decision as everyone else reads it: who is choosing what, never a hidden card."""
+    text = _public_prompt(s, names, d)
+    return for_you(text) if YOU in names else text
+
+
+def _public_prompt(s: State, names, d: Decision) -> str:
     who = names[d.player]
     if d.source == ORDER:
         return f"{who} won the roll and chooses who goes first."

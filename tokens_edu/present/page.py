@@ -28,7 +28,7 @@ Example::
     page = present(game, 0, Seating(computer=(False, True)))
     page.status                     # "Your turn"
     page.moves                      # the Actions offered; the page sends one back by its index
-    page.state()                    # the JSON-able dict the card table draws
+    page.state()                    # the JSON-able dict the card table draws (a PageState)
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from ..game.actions import Action
 from ..game.observe import PUBLIC_KINDS, Observer
 from ..errors import IllegalAction
 from .faces import LOG_LINES, WIN_TOKENS, board_state, card_face, moves_state, plain, sides_state
+from .state import PageState, TableState
 
 __all__ = ["Seating", "Page", "present", "mask", "short_name", "REPLAY", "MAX_NAME", "PUBLIC_KINDS",
            "UNDO_HINTS"]
@@ -199,13 +200,13 @@ class Page:
         return bool(self.obs.over)
 
     @cached_property
-    def _table(self) -> dict:
+    def _table(self) -> TableState:
         obs = self.obs
         board = board_state(obs, self.highlight)
         labels = {b["id"] for b in board}
         hand = [card_face(c) for c in obs.hand] if self.viewer in (0, 1) else []
         lines = self.log_shown if self.log_shown is not None else self.log[-LOG_LINES:]
-        return {
+        return TableState(**{
             "seat": self.seat, "you": self.viewer if self.viewer in (0, 1) else None,
             "sides": sides_state(obs, self.seat, self.viewer, self.names, self.highlight),
             "board": board, "hand": hand,
@@ -213,21 +214,24 @@ class Page:
             "prompt": plain(self.prompt) if self.prompt else None,
             "log": list(lines)[-LOG_LINES:], "over": bool(obs.over), "winner": obs.winner,
             "turn": int(obs.turn), "win": WIN_TOKENS,
-        }
+        })
 
-    def table_state(self) -> dict:
-        """The position as the card table draws it (a new JSON-able dict): ``seat``, ``you``,
-        ``sides``, ``board``, ``hand``, ``moves``, ``prompt``, ``log``, ``over``, ``winner``,
-        ``turn``, ``win`` (see :func:`tokens_edu.present.table.table_state`)."""
-        return dict(self._table)
+    def table_state(self) -> TableState:
+        """The position as the card table draws it (a new JSON-able dict, declared as
+        :class:`~tokens_edu.present.state.TableState`): ``seat``, ``you``, ``sides``, ``board``,
+        ``hand``, ``moves``, ``prompt``, ``log``, ``over``, ``winner``, ``turn``, ``win`` (see
+        :func:`tokens_edu.present.table.table_state`)."""
+        return TableState(**self._table)
 
-    def state(self, version: int | None = None, note: dict | None = None) -> dict:
-        """What a live page's card table is sent: :meth:`table_state` plus ``status``, ``step``,
+    def state(self, version: int | None = None, note: dict | None = None) -> PageState:
+        """What a live page's card table is sent, declared as
+        :class:`~tokens_edu.present.state.PageState` (the table's JavaScript reads only its keys,
+        ``tests/present/test_state_contract.py``): :meth:`table_state` plus ``status``, ``step``,
         ``title``, ``banner``, ``cover``, the controls (``bot``, ``has_bot``, ``autoplay``,
         ``paused``, ``delay``, ``undo``, ``undo_shown``, ``undo_hint``, ``can_again``),
         ``game``, ``scroll``, and ``v`` (``version``) and ``note`` (``{text, kind}`` or None)."""
         s = self.seating
-        state = dict(self._table)
+        state = PageState(**self._table)
         state.update(
             status=self.status, step=plain(self.step), title=s.title, banner=self.banner,
             cover=self.cover, bot=self.computer_to_act, has_bot=any(s.computer),

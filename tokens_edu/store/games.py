@@ -49,14 +49,18 @@ from .migrate import ensure_current
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["GameStore", "SavedGame", "GameMoved", "GameKeeper", "SUMMARY_COLUMNS", "snapshot",
+__all__ = ["GameStore", "SavedGame", "GameMoved", "GameKeeper", "SUMMARY_COLUMNS", "KINDS", "snapshot",
            "games_table", "ensure_table"]
 
 log = logging.getLogger(__name__)
 
 #: The columns of :meth:`GameStore.games` (a summary: no record, so no hidden cards).
 SUMMARY_COLUMNS = ["id", "student", "lesson", "status", "name0", "name1", "seat", "seats", "undo",
-                   "turn", "moves", "tokens0", "tokens1", "winner", "started_at", "updated_at"]
+                   "turn", "moves", "tokens0", "tokens1", "winner", "started_at", "updated_at", "kind"]
+
+#: What a saved row is (``games.kind``): one of the class's games, or a lesson's puzzle (a
+#: scenario on a card table), kept for the teacher's replay but not listed as a game.
+KINDS = ("game", "puzzle")
 
 #: The saved games' table (:data:`tokens_edu.store.schema.games`).
 games_table = schema.games
@@ -194,7 +198,8 @@ class GameStore:
 
     # -- writing -------------------------------------------------------------------------
     def start(self, game, student: str, lesson: str = "", seats=("human", "greedy"),
-              undo: str = "turn", page: str | None = None, browser: str = "") -> str:
+              undo: str = "turn", page: str | None = None, browser: str = "", kind: str = "game",
+              names=None) -> str:
         """Keep a new game; returns its id.
 
         Args:
@@ -208,18 +213,28 @@ class GameStore:
             browser: the hash of the page's browser secret
                 (:attr:`tokens_edu.store.Journal.browser`; ``""`` when not known), so a page
                 with a typed name continues only the games its own browser started.
+            kind: ``"game"``, or ``"puzzle"`` for a lesson's scenario (:data:`KINDS`; the
+                dashboard's Games and Progress pages list only games).
+            names: the two names for the row (the teacher's lists), None: the game's own. A
+                puzzle's players are named in its scenario ("Ada"); its row names the student.
 
         Raises:
-            ValueError: no student name, or the database refused (plain words).
+            ValueError: no student name, an unknown ``kind``, or the database refused (plain
+                words).
         """
         if not isinstance(student, str) or not student.strip():
             raise ValueError("A saved game needs the student's name.")
+        if kind not in KINDS:
+            raise ValueError(f"A saved game's kind is one of {', '.join(KINDS)}, not {str(kind)[:20]!r}.")
+        names = tuple(game.names) if names is None else tuple(str(n) for n in names)
+        if len(names) != 2:
+            raise ValueError("A saved game has two names.")
         humans = [i for i, s in enumerate(seats) if s is None or (isinstance(s, str) and s.lower()
                   in ("human", "person", "student"))]
         now = datetime.now(timezone.utc)
         gid = str(uuid.uuid4())
-        row = {"id": gid, "student": student, "lesson": lesson or "", "name0": game.names[0],
-               "name1": game.names[1], "seat": humans[0] if humans else 0,
+        row = {"id": gid, "student": student, "lesson": lesson or "", "name0": names[0],
+               "name1": names[1], "kind": kind, "seat": humans[0] if humans else 0,
                "seats": _seats_text(seats), "undo": str(undo), "record": json.dumps(game.to_record()),
                "page": page or str(uuid.uuid4()), "started_at": now, "updated_at": now,
                "browser": browser or ""}
@@ -317,11 +332,13 @@ class GameStore:
             row = conn.execute(q).first()
         return self._saved(row, True) if row is not None else None
 
-    def games(self, student: str | None = None, lesson: str | None = None) -> pd.DataFrame:
+    def games(self, student: str | None = None, lesson: str | None = None,
+              kind: str | None = None) -> pd.DataFrame:
         """Every saved game as a table (newest first), without records (no hidden cards).
 
         Args:
             student, lesson: only this student's or this lesson's games (None: all).
+            kind: only rows of this kind (``"game"`` or ``"puzzle"``; None: both).
 
         Returns:
             pandas.DataFrame with the columns of :data:`SUMMARY_COLUMNS`.
@@ -336,6 +353,8 @@ class GameStore:
             q = q.where(games_table.c.student == student)
         if lesson is not None:
             q = q.where(games_table.c.lesson == lesson)
+        if kind is not None:
+            q = q.where(games_table.c.kind == kind)
         with self._engine.connect() as conn:
             rows = conn.execute(q).mappings().all()
         df = pd.DataFrame([dict(r) for r in rows], columns=SUMMARY_COLUMNS)

@@ -147,6 +147,7 @@ games = sa.Table(
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     _browser(),
+    sa.Column("kind", sa.String(12), nullable=False, server_default="game"),  # game, puzzle (0007)
 )
 sa.Index("ix_games_student_lesson", games.c.student, games.c.lesson, games.c.status,
          games.c.updated_at)

@@ -334,7 +334,7 @@ class ClassData:
                     self.responses[r.key] = r
             new = new or new_responses
             if signature != self._signature or self._games is None:
-                self._games = self.games.games()
+                self._games = self.games.games(kind="game")
                 self._roster = [e.name for e in self.roster.entries()]
                 self._signature = signature
                 self.changes += 1
@@ -401,10 +401,11 @@ class ClassData:
             return self.index.newest()
 
     def game_list(self, student: str = "", lesson: str = ""):
-        """The saved games (pandas DataFrame, newest first, no records), filtered."""
+        """The saved games (pandas DataFrame, newest first, no records), filtered. Only games:
+        a lesson's puzzles (``kind = "puzzle"``) are not the class's games (issue 28 part 7)."""
         self._first()
         with self._lock:
-            df = self._games if self._games is not None else self.games.games()
+            df = self._games if self._games is not None else self.games.games(kind="game")
         if student:
             df = df[df["student"] == student]
         if lesson:

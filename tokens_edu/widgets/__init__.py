@@ -41,7 +41,7 @@ _WHERE = {
     "ExitQuestion": ".exit_question",
     "EthicalMatrix": ".exit_question",
     "TrainingLab": ".teach_lab",
-    "CopyLab": ".teach_lab",
+    "CopyLab": ".copy_lab",
     "TestBench": ".teach_lab",
     "LanguageLab": ".language_lab",
 }

@@ -206,17 +206,23 @@ class EthicalMatrix(_Named):
             it (e.g. ``"Ethical matrix: who is affected, who decides"``).
         who: the people affected, one row each. what: the column questions.
         decide: the last question (who should decide); "" for none.
+        decision: a question that ends the matrix in a decision (e.g. "What should the company
+            do now?"); "" for none. options: its choices (at least two), e.g. ship now, wait, or
+            offer another way.
 
     Attributes:
         cells: dict ``(row, column)`` -> ``Text``. decide_box: the ``Text`` for the last
-        question (or None). save_button, status.
+        question (or None). decision_buttons: the ``RadioButtons`` of the decision (or None).
+        save_button, status.
 
     The whole table is saved as one exit response: one line per filled box ("Phone players |
-    What matters to them? | ..."), and the last answer.
+    What matters to them? | ..."), the last answer, and the decision ("<decision> | <choice>").
+    The decision is also saved on its own (key :attr:`decision_key`, kind ``"exit"``), so the
+    teacher's Questions page counts the class's choices.
     """
 
     def __init__(self, session=None, key: str = "", who: Sequence[str] = (), what: Sequence[str] = (),
-                 decide: str = "", *, journal=None):
+                 decide: str = "", *, journal=None, decision: str = "", options: Sequence[str] = ()):
         super().__init__()
         session = given_session(session, journal, "EthicalMatrix")
         self.add_class("tokens-matrix")
@@ -238,12 +244,22 @@ class EthicalMatrix(_Named):
                 self.cells[(row, col)] = box
                 grid[i + 1, j + 1] = box
         self.decide_box = None
+        self.decision, self.options = str(decision), [str(o) for o in options]
+        if self.decision and len(self.options) < 2:
+            raise ValueError("A decision needs at least two options.")
+        self.decision_buttons = None
         children = [grid]
         if decide:
             self.decide_box = widgets.Textarea(placeholder="Write your answer", rows=2,
                                                layout=widgets.Layout(width="min(100%, 640px)"))
             self.decide_box.add_class("tokens-matrix-decide")
             children += [widgets.HTML(f'<p style="margin:6px 0"><strong>{_e(decide)}</strong></p>'), self.decide_box]
+        if self.decision:
+            self.decision_buttons = widgets.RadioButtons(options=self.options, value=None,
+                                                         layout=widgets.Layout(width="auto"))
+            self.decision_buttons.add_class("tokens-matrix-decision")
+            children += [widgets.HTML(f'<p style="margin:6px 0"><strong>{_e(self.decision)}</strong></p>'),
+                         self.decision_buttons]
         self.save_button = widgets.Button(description="Save my table", button_style="primary", icon="save")
         self.save_button.add_class("tokens-matrix-save")
         self.save_button.on_click(self._on_save)
@@ -252,12 +268,20 @@ class EthicalMatrix(_Named):
         self.children = [*self._name_row(session), *children, widgets.HBox([self.save_button, self.status])]
         self._load()
 
+    @property
+    def decision_key(self) -> str:
+        """The key the decision is saved under on its own (at most 200 characters)."""
+        return f"{self.key}: decision"[:200]
+
     def text(self) -> str:
-        """The filled boxes as the text that is saved ("" when every box is empty)."""
+        """The filled boxes as the text that is saved ("" when every box is empty and no
+        decision is picked)."""
         lines = [f"{row} | {col} | {' '.join(box.value.split())}" for (row, col), box in self.cells.items()
                  if box.value.strip()]
         if self.decide_box is not None and self.decide_box.value.strip():
             lines.append(f"{self.decide} | {' '.join(self.decide_box.value.split())}")
+        if self.decision_buttons is not None and self.decision_buttons.value:
+            lines.append(f"{self.decision} | {self.decision_buttons.value}")
         return "\n".join(lines)
 
     def _load(self) -> None:
@@ -274,6 +298,9 @@ class EthicalMatrix(_Named):
                 self.cells[(parts[0], parts[1])].value = parts[2]
             elif len(parts) == 2 and self.decide_box is not None and parts[0] == self.decide:
                 self.decide_box.value = parts[1]
+            elif (len(parts) == 2 and self.decision_buttons is not None and parts[0] == self.decision
+                  and parts[1] in self.options):
+                self.decision_buttons.value = parts[1]
         self.status.value = f'<span style="color:#444">{_e(MESSAGES["back"])}</span>'
 
     def save(self) -> str:
@@ -286,6 +313,8 @@ class EthicalMatrix(_Named):
         if not text:
             raise ValueError(MESSAGES["matrix_empty"])
         self.last_saved_id = save_response(self.session, self.key, text, "exit", box=self.name_box)
+        if self.decision_buttons is not None and self.decision_buttons.value:
+            save_response(self.session, self.decision_key, self.decision_buttons.value, "exit", box=self.name_box)
         return self.last_saved_id
 
     def _on_save(self, _button=None) -> None:

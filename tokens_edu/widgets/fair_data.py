@@ -51,7 +51,14 @@ MESSAGES = {
     "reset": "Back to the start: the kit's first training drawings.",
     "error": "Sorry, that did not work. Try again, or ask your teacher.",
     "no_test": "Click Test it to measure how often it is right for each group.",
+    "label_no_change": ("Fixing that label changed nothing. Why? The app lets the 3 most alike drawings "
+                        "vote. One wrong drawing is outvoted by the 2 others. A missing group matters "
+                        "much more than one wrong label."),
+    "still_low": ("{group} players are still right only {share} of the time. 12 drawings helped, but not "
+                  "enough. A real team would ask more {group_lower} players to draw, then test again."),
 }
+#: A group whose own drawings were added and that is still below this accuracy gets "still_low".
+STILL_LOW = 0.9
 _DEVICE = {"pen": "pen on a tablet", "mouse": "mouse on a laptop", "finger": "finger on a phone"}
 _GREEN = "#1d5e20"
 _RED = "#8a1c1c"
@@ -79,7 +86,10 @@ class FairDataLab:
         tests: one dict per test so far: ``number``, ``change`` (what changed before it, in
             words), ``accuracy`` (:func:`~tokens_edu.lab.classify.group_accuracy`: a list of dicts
             ``group``, ``drawings``, ``right``, ``accuracy``), ``overall``, ``gap``
-            (best group's accuracy minus the worst's, 0 to 1), ``examples``.
+            (best group's accuracy minus the worst's, 0 to 1), ``examples``, ``notes`` (what the
+            page said under the result: why fixing a label changed nothing, a group still low
+            after its own drawings were added; :data:`MESSAGES`). The change is "no change" when
+            nothing changed since the test before.
         model: the :class:`PixelClassifier` of the latest test.
         data_view, test_view, fix_view: the three parts to show.
         test_button, retest_button, fix_pick, fix_label, fix_button, add_buttons (group ->
@@ -187,6 +197,7 @@ class FairDataLab:
         self.added: list[str] = []
         self.fixed = 0
         self._changes = ["the kit's training drawings"]
+        self._relabelled = False  # a label was fixed since the last test
         for b in self.add_buttons.values():
             b.disabled = False
         self._draw_data()
@@ -235,6 +246,7 @@ class FairDataLab:
         row["label"] = label
         self.fixed += 1
         self._changes.append(f"drawing {number} relabelled {label}")
+        self._relabelled = True
         self.fix_label.value = None
         self._draw_data()
         self._say(self.data_message, MESSAGES["fixed"].format(number=number, label=label))
@@ -278,11 +290,23 @@ class FairDataLab:
         acc = group_accuracy(self.model, test, names=GROUP_NAMES)
         shares = [a["accuracy"] for a in acc]
         total = sum(a["drawings"] for a in acc)
-        result = {"number": len(self.tests) + 1, "change": "; ".join(self._changes), "accuracy": acc,
-                  "overall": sum(a["right"] for a in acc) / total, "gap": max(shares) - min(shares),
-                  "examples": len(self.training)}
+        result = {"number": len(self.tests) + 1, "change": "; ".join(self._changes) or "no change",
+                  "accuracy": acc, "overall": sum(a["right"] for a in acc) / total,
+                  "gap": max(shares) - min(shares), "examples": len(self.training)}
+        previous = self.tests[-1] if self.tests else None
         self.tests.append(result)
-        self._changes = ["no change"]
+        self._changes = []
+        notes = []
+        if self._relabelled and previous is not None and previous["accuracy"] == acc:
+            notes.append(MESSAGES["label_no_change"])  # measured: 3 voters outvote the one wrong label
+        self._relabelled = False
+        for group in self.added:
+            mine = next(a for a in acc if a["group"] == GROUP_NAMES[group])
+            if mine["accuracy"] < STILL_LOW:
+                notes.append(MESSAGES["still_low"].format(group=GROUP_NAMES[group].split(" ")[0],
+                                                          group_lower=GROUP_NAMES[group].split(" ")[0].lower(),
+                                                          share=percent(mine["accuracy"])))
+        result["notes"] = notes
         rows = [(a["group"], a["accuracy"], f"{a['right']} of {a['drawings']} right") for a in acc]
         worst = min(acc, key=lambda a: a["accuracy"])
         self.result.value = (
@@ -291,11 +315,13 @@ class FairDataLab:
             + share_bars(rows)
             + f'<p style="margin:4px 0">All groups: <strong>{percent(result["overall"])}</strong> right. '
             f'The best group is <strong>{round(result["gap"] * 100)} points</strong> ahead of the worst '
-            f'({_e(worst["group"])}).</p>')
+            f'({_e(worst["group"])}).</p>'
+            + "".join(f'<p class="tokens-fair-note" style="margin:4px 0;font-size:15px">{_e(n)}</p>' for n in notes))
         self._draw_wrong(test, worst["group"])
         by = ", ".join(f"{a['group']} {percent(a['accuracy'])}" for a in acc)
         self.latest.value = (f'<p style="margin:4px 0"><strong>Test {result["number"]}</strong>: {_e(by)}. '
-                             f'Gap: {round(result["gap"] * 100)} points.</p>')
+                             f'Gap: {round(result["gap"] * 100)} points.</p>'
+                             + "".join(f'<p class="tokens-fair-note" style="margin:4px 0">{_e(n)}</p>' for n in notes))
         self._draw_history()
         self._save(result)
         return result

@@ -321,7 +321,7 @@ class GameView(widgets.VBox):
             raise ValueError(f"Pane key {key!r} is taken or not a short id like 'thinking'.")
         widget.add_class("tokens-pane")
         widget.add_class(f"tokens-pane-{key}")
-        button = widgets.Button(layout=widgets.Layout(width="auto"))
+        button = widgets.Button(layout=widgets.Layout(width="auto", min_height="44px"))  # a fingertip (WCAG 2.5.5)
         button.add_class("tokens-pane-toggle")
         button.add_class(f"tokens-toggle-{key}")
         button.on_click(self.guard(functools.partial(self._on_toggle_pane, key)))

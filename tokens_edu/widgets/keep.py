@@ -21,7 +21,10 @@ takes their game over or shows their hand. The teacher still sees every game.
 A :class:`~tokens_edu.widgets.GameView` made directly in a lesson (a scenario puzzle, or each
 puzzle of a ``PuzzlePicker``) keeps its games the same way (:func:`keep_match`), so the teacher
 can replay what each student tried; a puzzle is short, so a reopened page starts it afresh
-instead of offering to continue.
+instead of offering to continue. A puzzle is not a game (issue 28 part 7): it is saved only from
+the student's first move in it (opening a lesson with five puzzles saves nothing), as
+``kind="puzzle"`` (the dashboard's Games and Progress pages list games only), and its row names
+the student in the student's seat, not the scenario's player ("Ada").
 
 CSS classes: ``tokens-resume`` (the offer), ``tokens-continue`` (Continue your game),
 ``tokens-resume-new`` (New game), ``tokens-keep-note`` (a saving problem, in the panel's note).
@@ -42,7 +45,7 @@ from ..session import PageSession, query_known, student_from_query
 from ..store.games import GameKeeper
 from .browser import BrowserKey
 
-__all__ = ["Keeping", "KEPT_NOTE", "keep_match", "page_student"]
+__all__ = ["Keeping", "KEPT_NOTE", "keep_match", "page_student", "is_puzzle"]
 
 log = logging.getLogger(__name__)
 
@@ -111,17 +114,18 @@ class Keeping:
         self._declined = False  # the student chose New game instead of the offer
         self.summary = widgets.HTML()
         self.continue_button = widgets.Button(description="Continue your game", button_style="primary",
-                                              icon="play", layout=widgets.Layout(width="auto"),
+                                              icon="play", layout=widgets.Layout(width="auto", min_height="44px"),
                                               tooltip="Go on from where your game stopped")
         self.continue_button.add_class("tokens-continue")
         self.continue_button.on_click(self._guard(self._on_continue))
         self.new_button = widgets.Button(description="New game", icon="plus",
-                                         layout=widgets.Layout(width="auto"),
+                                         layout=widgets.Layout(width="auto", min_height="44px"),
                                          tooltip="Choose decks and start a new game")
         self.new_button.add_class("tokens-resume-new")
         self.new_button.on_click(self._guard(self._on_new))
         self.browser_key = BrowserKey(on_browser=self._on_browser)
-        self.box = widgets.VBox([self.summary, widgets.HBox([self.continue_button, self.new_button]),
+        self.box = widgets.VBox([self.summary, widgets.HBox([self.continue_button, self.new_button],
+                                                                layout=widgets.Layout(flex_flow="row wrap")),
                                  self.browser_key], layout=widgets.Layout(display="none"))
         self.box.add_class("tokens-resume")
 
@@ -263,6 +267,14 @@ class Keeping:
         return wrapped
 
 
+def is_puzzle(game) -> bool:
+    """True when ``game`` was set up from a scenario (a lesson's puzzle), not dealt from two decks."""
+    try:
+        return "scenario" in game.to_record()
+    except Exception:  # noqa: BLE001 (a game that cannot say is a game)
+        return False
+
+
 def keep_match(view, match, page_known: bool = False) -> None:
     """Save ``match``'s game on the server after each move and Undo (a GameView's game).
 
@@ -270,7 +282,9 @@ def keep_match(view, match, page_known: bool = False) -> None:
     is already kept (a puzzle shown again keeps its one saved game). Never raises: a lesson
     plays on when saving is impossible. In a warm kernel whose page is not asked for yet
     (``page_known`` False and :func:`tokens_edu.session.query_known` False), keeping starts
-    at the game's first move, when a student is surely there.
+    at the game's first move, when a student is surely there. A puzzle (a game from a
+    scenario) always starts at its first move: a puzzle nobody touched is not saved, and it is
+    saved as ``kind="puzzle"`` with the student's name in the student's seat.
     """
     if getattr(match, "_tokens_keeper", None) is not None:
         return
@@ -278,8 +292,8 @@ def keep_match(view, match, page_known: bool = False) -> None:
     if session is None:
         return
     try:
-
-        if not page_known and not query_known():
+        puzzle = is_puzzle(match.game)
+        if not page_known and (puzzle or not query_known()):
             # A warm kernel running the lesson before its page is asked for: reading the
             # query now (a ?student= name or a roster ?code=) would make every later cell run
             # while the student waits (lesson 3 went from 2 s to 9 s for a class). Start
@@ -297,8 +311,12 @@ def keep_match(view, match, page_known: bool = False) -> None:
         page = getattr(view, "_tokens_page", None) or str(uuid.uuid4())
         view._tokens_page = page
         lesson = session.lesson or view.lesson or ""
+        names = None
+        if puzzle:  # the student's seat is theirs in the teacher's lists, not the scenario's "Ada"
+            names = [student if s is None or (isinstance(s, str) and s.lower() == "human") else n
+                     for n, s in zip(match.game.names, match.seats)]
         game_id = store.start(match.game, student, lesson, match.seats, match.undo_policy, page=page,
-                              browser=session.browser)
+                              browser=session.browser, kind="puzzle" if puzzle else "game", names=names)
         match._tokens_keeper = GameKeeper(store, game_id, page).attach(match)
     except Exception:  # noqa: BLE001 (never break a lesson for this)
         log.warning("Keeping games: a game of a GameView cannot be kept", exc_info=True)

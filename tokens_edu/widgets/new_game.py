@@ -32,6 +32,12 @@ log = logging.getLogger(__name__)
 #: Shown near Start: the game is not saved anywhere.
 PAGE_ONLY_NOTE = ("This game lives only in this page. If you reload or close the page, "
                   "the game starts over.")
+#: The least height of a control a student presses (WCAG 2.5.5 target size: 44x44 px, a fingertip).
+TOUCH = "44px"
+#: The setup's controls as large as a fingertip (ipywidgets draws its boxes and menus 28 px high).
+_CSS = ("<style>.tokens-new-game .widget-text input, .tokens-new-game .widget-dropdown select"
+        " { height: 44px; } .tokens-new-game .widget-text, .tokens-new-game .widget-dropdown"
+        " { height: auto; }</style>")
 #: A computer seat's name (its box is shown, locked).
 COMPUTER_NAME = "Computer"
 
@@ -95,7 +101,8 @@ class NewGamePanel(widgets.VBox):
                           ("Your" if sum(b is None for b in self.bots) == 1 else f"Player {i + 1}'s"))
         self.deck_pickers = [
             widgets.Dropdown(options=options, value=(0 if i == 0 else min(len(options) - 1, 7)),
-                             description=f"{labels[i]} deck", style={"description_width": "initial"})
+                             description=f"{labels[i]} deck", style={"description_width": "initial"},
+                             layout=widgets.Layout(max_width="100%", min_height=TOUCH))
             for i in (0, 1)
         ]
         me = self._student_name()  # the page's student (session or ?student=), for the first human seat
@@ -104,13 +111,15 @@ class NewGamePanel(widgets.VBox):
             widgets.Text(value=(COMPUTER_NAME if self.bots[i] is not None else (me if i == first_human else "")),
                          placeholder=defaults[i],
                          description=f"{'Computer' if self.bots[i] is not None else labels[i]} name",
-                         disabled=self.bots[i] is not None, style={"description_width": "initial"})
+                         disabled=self.bots[i] is not None, style={"description_width": "initial"},
+                         layout=widgets.Layout(max_width="100%", min_height=TOUCH))
             for i in (0, 1)
         ]
         for i, box in enumerate(self.name_boxes):
             box.add_class(f"tokens-name-{i}")
         self.start_button = widgets.Button(description="Start", tooltip="Start a new game with these decks",
-                                           button_style="primary", icon="play")
+                                           button_style="primary", icon="play",
+                                           layout=widgets.Layout(min_height=TOUCH, min_width="120px"))
         self.start_button.add_class("tokens-start")
         self.start_button.on_click(self._on_start)
         self.note = widgets.HTML()
@@ -120,19 +129,22 @@ class NewGamePanel(widgets.VBox):
         self.slot = widgets.VBox()
         self.view: GameView | None = None
         self._confirm = False  # Start was clicked once while a game was still going
-        rows = [widgets.HBox([self.name_boxes[i], self.deck_pickers[i]]) for i in (0, 1)]
-        self.setup = widgets.VBox(rows + [widgets.HBox([self.start_button, self.page_note])])
+        wrap = dict(flex_flow="row wrap", align_items="center", max_width="100%")  # a phone: one under the other
+        rows = [widgets.HBox([self.name_boxes[i], self.deck_pickers[i]], layout=widgets.Layout(**wrap)) for i in (0, 1)]
+        self.setup = widgets.VBox(rows + [widgets.HBox([self.start_button, self.page_note], layout=widgets.Layout(**wrap))])
         self.setup.add_class("tokens-new-game-setup")
         self.new_button = widgets.Button(description="New game", tooltip="Choose decks and start a new game",
-                                         icon="plus", layout=widgets.Layout(width="auto", display="none"))
+                                         icon="plus", layout=widgets.Layout(width="auto", display="none",
+                                                                               min_height=TOUCH))
         self.new_button.add_class("tokens-new")
         self.new_button.on_click(self._on_new)
-        self.children = [self.setup, widgets.HBox([self.new_button, self.note]), self.slot]
+        self._style = widgets.HTML(_CSS, layout=widgets.Layout(display="none"))
+        self.children = [self._style, self.setup, widgets.HBox([self.new_button, self.note], layout=widgets.Layout(**wrap)), self.slot]
         # Games kept on the server after each move, and "Continue your game" (widgets/keep.py)
         self.keeping = Keeping.for_panel(self)
         if self.keeping is not None:
             self.page_note.value = f'<span style="color:#555">{esc(KEPT_NOTE)}</span>'
-            self.children = [self.keeping.box, *self.children]
+            self.children = [self._style, self.keeping.box, *self.children[1:]]
             self.keeping.offer()
 
     def _policy(self) -> str:

@@ -28,6 +28,11 @@ const MAX_DIRECT = 3;
 // The computer's speeds (ms between its moves): tokens_edu/widgets/page_messages.py SPEEDS.
 const SPEEDS = [[2500, "slow"], [1500, "normal"], [600, "fast"]];
 // "{E}" on a card: the printed exert symbol, as render_card draws it.
+// What a student does to a card: "tap" on a touch screen, "click" with a mouse.
+const TAP = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").matches ? "tap" : "click";
+// Below this width (px) the table is "narrow" (a phone, an upright tablet): the panel goes
+// under the felt, its moves right under the hand, and the log folds (table.css).
+const NARROW = 900;
 const EXERT = `<span class="tk-exert" title="Turn this card sideways to use it, once per turn">E</span>`;
 
 function faceStyle(palette, color) {
@@ -117,7 +122,8 @@ function render({ model, el }) {
   el.appendChild(root);
   const ui = { selected: null, targeting: null, showDiscard: null, sent: -1, timer: null,
     bannerClosed: null, scrolledFor: null, index: new Map(), hadFocus: false, lastBot: null,
-    lastGame: null, said: "" };
+    lastGame: null, said: "", logOpen: null };
+  const narrow = () => (root.clientWidth || window.innerWidth) < NARROW;
 
   const send = (msg) => { model.send(Object.assign({ v: (model.get("state") || {}).v }, msg)); };
 
@@ -232,7 +238,7 @@ function render({ model, el }) {
       note: boardCardNote(c, side.you, owner),
     })).join("") : `<span class="tt-none">No Systems or Tools in play.</span>`;
     const pct = Math.min(100, Math.round(100 * side.tokens / (st.win || 15)));
-    const who = `<div class="tt-who${side.acting ? " tt-acting" : ""}"><b class="tt-who-name">${esc(owner)}${side.you ? " (you)" : ""}</b>` +
+    const who = `<div class="tt-who${side.acting ? " tt-acting" : ""}"><b class="tt-who-name">${esc(owner)}${side.you && String(owner || "").trim().toLowerCase() !== "you" ? " (you)" : ""}</b>` +
       `<div class="tt-tokens"><span class="tt-coin" aria-hidden="true"></span><b>${side.tokens}</b>/${st.win}<span class="tt-sr"> Tokens</span>` +
       `<span class="tt-bar" aria-hidden="true"><span style="width:${pct}%"></span></span></div>` +
       (side.acting ? `<div class="tt-acting-label">playing now</div>` : "") + `</div>`;
@@ -241,7 +247,7 @@ function render({ model, el }) {
       `</span><span class="tt-pile-label">Hand ${side.hand}<span class="tt-sr"> cards</span></span></div>` : "";
     return `<div class="tt-side tt-side-${pos}" role="group" aria-label="${esc(owner)}'s side">` +
       `<div class="tt-zone">${who}${handBacks}${pileHtml(side, palette)}</div>` +
-      `<div class="tt-board tt-inplay">${inPlay}</div></div>`;
+      `<div class="tt-board tt-inplay" role="group" aria-label="${esc(owner)}'s cards in play">${inPlay}</div></div>`;
   }
 
   function moveButton(m, text, extraCls) {
@@ -249,20 +255,22 @@ function render({ model, el }) {
       `title="${esc(m.screen + ": " + m.hint)}">${esc(text)}</button>`;
   }
 
-  function panelHtml(st) {
+  // The panel beside the felt has two parts. The dock: the choice in progress, the moves that
+  // are not on a card, End turn and the card picked (on a narrow screen it is right under the
+  // hand). The rest: every move as a list, a discard pile, the log
+  // (folded on a narrow screen: the newest news is on the felt).
+  function dockHtml(st) {
     const out = [];
     if (st.prompt) out.push(`<div class="tt-prompt"><b>${esc(st.prompt)}</b></div>`);
     const moves = st.moves || [];
     const loose = moves.filter((m) => !m.c && m.k !== "end");
     if (ui.targeting) {
       const t = ui.targeting;
-      out.push(`<div class="tt-ask"><b>${esc(t.verb)} with ${esc(t.name)}:</b> click the card to aim at (it glows). Esc cancels.</div>`);
+      out.push(`<div class="tt-ask"><b>${esc(t.verb)} with ${esc(t.name)}:</b> ${TAP} the card to aim at (it glows). Esc cancels.</div>`);
       t.moves.filter((m) => !m.x).forEach((m) => out.push(moveButton(m, m.xname ? `${t.verb}: ${m.xname}` : m.screen, "tt-verb")));
       out.push(`<button class="tt-cancel">Cancel</button>`);
     }
     if (!ui.targeting) loose.forEach((m) => out.push(moveButton(m, m.label === "Choose" ? m.screen : m.label, "tt-verb tt-loose")));
-    const end = moves.find((m) => m.k === "end");
-    if (end && !ui.targeting) out.push(moveButton(end, "End turn", "tt-end"));
     if (ui.selected && !ui.targeting) {
       const mine = moves.filter((m) => m.c === ui.selected);
       const face = findFace(st, ui.selected);
@@ -276,8 +284,16 @@ function render({ model, el }) {
       });
       out.push(`<button class="tt-read" data-read="${esc(name)}">Read the whole card</button>`);
     } else if (!ui.targeting && moves.some((m) => m.c)) {
-      out.push(`<div class="tt-hint">Click a move under a glowing card. Click a card to read it here.</div>`);
+      out.push(`<div class="tt-hint">${TAP[0].toUpperCase() + TAP.slice(1)} a move under a glowing card. ${TAP[0].toUpperCase() + TAP.slice(1)} a card to read it here.</div>`);
     }
+    const end = moves.find((m) => m.k === "end");
+    if (end && !ui.targeting) out.push(moveButton(end, "End turn", "tt-end"));
+    return out.join("");
+  }
+
+  function moreHtml(st) {
+    const out = [];
+    const moves = st.moves || [];
     if (moves.length) {
       out.push(`<details class="tt-movelist"${ui.listOpen ? " open" : ""}><summary>All my moves as a list (${moves.length})</summary>` +
         moves.map((m) => moveButton(m, m.screen, "tt-listed")).join("") + `</details>`);
@@ -291,8 +307,10 @@ function render({ model, el }) {
       }
     }
     if (st.log && st.log.length) {
-      out.push(`<div class="tt-log tokens-log-lines"><b>What happened</b>` +
-        st.log.map((t) => `<div>${esc(t)}</div>`).join("") + `</div>`);
+      // open on a wide table; folded into one row on a narrow one, until the student opens it
+      const open = ui.logOpen === null ? !narrow() : ui.logOpen;
+      out.push(`<details class="tt-log tokens-log-lines"${open ? " open" : ""}><summary><b>What happened</b></summary>` +
+        st.log.map((t) => `<div>${esc(t)}</div>`).join("") + `</details>`);
     }
     return out.join("");
   }
@@ -365,7 +383,7 @@ function render({ model, el }) {
       for (const k of ["data-quick", "data-move", "data-verb", "data-discard", "data-read", "data-id"]) if (active.hasAttribute(k)) return `[${k}="${CSS.escape(active.getAttribute(k))}"]`;
       for (const c of ["tokens-undo", "tokens-next", "tokens-pause", "tokens-reveal", "tokens-again", "tt-cancel"]) if (active.classList.contains(c)) return "." + c;
       if (active.tagName === "SELECT") return ".tt-speed select";
-      if (active.tagName === "SUMMARY") return ".tt-movelist summary";
+      if (active.tagName === "SUMMARY") return active.closest(".tt-log") ? ".tt-log summary" : ".tt-movelist summary";
       return null;
     })();
     const [top, bottom] = st.sides;
@@ -394,11 +412,11 @@ function render({ model, el }) {
       sideHtml(st, top, "top", palette, playable, targets) +
       `<div class="tt-midline">${news}</div>` +
       sideHtml(st, bottom, "bottom", palette, playable, targets) + hand + banner + cover +
-      `</div><div class="tt-panel" role="group" aria-label="Moves and what happened">` +
+      `</div><div class="tt-panel"><div class="tt-dock" role="group" aria-label="Whose turn and your moves">` +
       `<div class="tt-top"><div class="tt-status-box">${st.title ? `<span class="tt-title">${esc(st.title)}</span>` : ""}` +
       `<span class="tokens-status tt-status">${esc(st.status || "")}</span><span class="tokens-step tt-step">${esc(st.step || "")}</span></div>` +
       `<div class="tt-controls">${controlsHtml(st)}</div></div>` +
-      `${panelHtml(st)}</div></div>` +
+      `${dockHtml(st)}</div><div class="tt-more" role="group" aria-label="All moves and what happened">${moreHtml(st)}</div></div></div>` +
       `<span class="tokens-tick" hidden>${esc(st.v)}</span>`;
     root.dataset.version = st.v;
 
@@ -436,6 +454,16 @@ function render({ model, el }) {
       setTimeout(() => tryScroll(30), 0);
     }
     scheduleStep(st);
+    strips();
+  }
+
+  // A row of cards wider than the table scrolls sideways (table.css). A keyboard reaches it
+  // through the buttons in it; a row with none takes the focus itself, so arrow keys scroll it.
+  function strips() {
+    root.querySelectorAll(".tt-hand, .tt-board").forEach((row) => {
+      const scrolls = row.scrollWidth > row.clientWidth + 1 && !row.querySelector("button");
+      if (scrolls) row.tabIndex = 0; else row.removeAttribute("tabindex");
+    });
   }
 
   root.addEventListener("click", (ev) => {
@@ -451,7 +479,11 @@ function render({ model, el }) {
       }
       return;
     }
-    if (b.tagName === "SUMMARY") { ui.listOpen = !b.parentElement.open; return; }
+    if (b.tagName === "SUMMARY") {
+      if (b.parentElement.classList.contains("tt-log")) ui.logOpen = !b.parentElement.open;
+      else ui.listOpen = !b.parentElement.open;
+      return;
+    }
     if (b.dataset.move) { sendMove(Number(b.dataset.i)); return; }
     if (b.dataset.quick) { sendMove(Number(b.dataset.i)); return; }
     if (b.dataset.qaim) {
@@ -537,11 +569,17 @@ function render({ model, el }) {
       focusOnTable((!st.bot || st.over) ? focusTarget() : root);
     }, 0);
   });
+  const onResize = () => strips();
+  window.addEventListener("resize", onResize);
   model.on("change:state", draw);
   model.on("change:palette", draw);
   model.on("change:pictures", draw);
   draw();
-  return () => { if (ui.timer) clearTimeout(ui.timer); document.removeEventListener("pointerdown", onPointer, true); };
+  return () => {
+    if (ui.timer) clearTimeout(ui.timer);
+    document.removeEventListener("pointerdown", onPointer, true);
+    window.removeEventListener("resize", onResize);
+  };
 }
 
 export default { render };

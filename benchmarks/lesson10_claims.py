@@ -112,9 +112,11 @@ def lesson_test(seeds: int) -> None:
             bot = LearningBot(seed=seed, lookahead=0)
             run = train_batches(bot, trained_on, batch_size=20, seed=seed * 100)
             order = []
-            for _ in range(6):
+            for b in range(6):
                 before = bot.weights["weight"].copy()
-                next(run)
+                table = next(run)
+                rates.setdefault(f"training on {trained_on}, batch {b + 1} win rate", []).append(
+                    float(table["won"].mean()))
                 change = bot.weights["weight"] - before
                 order.append(max(FEATURES, key=lambda f: abs(change[f])))
             run.close()

@@ -171,6 +171,8 @@ def test_lesson_10_a_batch_of_training_and_a_test_by_clicking(server, browser):
         copy = page.locator(".tokens-copy-lab")
         copy.scroll_into_view_if_needed()
         copy.locator(".tokens-table .tt-side-bottom").wait_for()
+        # the student's side is called "You": not "You (you)" (issue 28.2)
+        assert copy.locator(".tt-side-bottom .tt-who-name").inner_text().strip() == "You"
         copy.locator("button.tokens-copy-teach").click()
         page.wait_for_function("() => document.querySelector('.tokens-copy-lab .tokens-lab-message')"
                                ".textContent.includes('Play a bit more first')")

@@ -335,28 +335,51 @@ def test_warm_kernels_todays_lesson_and_the_start_page_first_then_lessons_opened
     asyncio.run(scenario())
 
 
-def test_warm_kernels_wait_for_the_class_within_their_memory_budget():
-    """Issue 20: with today's lesson named, 30 kernels for it and 10 for the start page took
-    2.6 GiB before any student came. The warm kernels together keep to ``warm_mib``; a kernel a
-    page took no longer counts, so the pools fill again as students arrive."""
+def test_warm_kernels_keep_to_their_memory_budget_before_a_lesson_is_named():
+    """Issue 20: the warm kernels together keep to ``warm_mib`` (30 for every lesson took 2.6 GiB
+    before any student came)."""
     async def scenario():
-        # fake kernels of 1 MiB: a budget of 5 MiB holds 5 warm kernels
+        # fake kernels of 1 MiB: a budget of 3 MiB holds 3 warm kernels of the 5 wanted
+        state, queue, km = _manager({"class_size": 4, "start_warm": 2, "warm_mib": 3})
+        for name in sorted(PAGES):
+            km.fill_if_needed(0, name)
+        await _until(lambda: km.warm_counts()[0] == 3, "3 warm kernels ready")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert state.warm() == 3 and len(km.started) == 3 and km.warm_counts() == (3, 3)
+
+    asyncio.run(scenario())
+
+
+def test_warm_kernels_wait_for_the_whole_class_when_the_memory_holds_them():
+    """Issue 29.9: with today's lesson named, every student of the class gets a warm kernel
+    when the free memory holds them, whatever ``warm_mib`` says (at 100 MiB a kernel, 1.5 GiB
+    kept 15 for a class of 30). A kernel a page took no longer counts: the pools fill again
+    as students arrive, one for each student still to come (at least 2)."""
+    async def scenario():
+        # fake kernels of 1 MiB: warm_mib 5 would hold 5, the class needs 4 + the start page's 2
         state, queue, km = _manager({"class_size": 4, "start_warm": 2, "warm_mib": 5})
         state.demand.today = "03-c.ipynb"
         for name in sorted(PAGES):  # the start page first (Voila fills in name order)
             km.fill_if_needed(0, name)
-        await _until(lambda: km.warm_counts()[0] == 5, "5 warm kernels ready")
-        assert state.warm() == 5 and len(km.started) == 5  # 6 wanted (2 + 4), 5 fit
-        assert _warm_sizes(km)["00-start-here.ipynb"] == 2 and _warm_sizes(km)["03-c.ipynb"] == 3
+        await _until(lambda: km.warm_counts()[0] == 6, "6 warm kernels ready")
+        assert state.warm() == 6 and len(km.started) == 6
+        assert _warm_sizes(km)["00-start-here.ipynb"] == 2 and _warm_sizes(km)["03-c.ipynb"] == 4
         _, _, kernel_id = await km.get_rendered_notebook("03-c.ipynb")  # a student comes
         assert kernel_id in state.pages
-        await _until(lambda: km.get_pool_size("03-c.ipynb") == 3, "lesson 3 warm again")
-        assert state.warm() == 5 and len(km.started) == 6  # the page's kernel is not warm
-        # today's lesson keeps one warm kernel per student still to come (4 - 1), at least 2
-        assert state.demand.target("03-c.ipynb") == 3
+        await _until(lambda: km.get_pool_size("03-c.ipynb") >= 3, "lesson 3 warm again")
+        assert state.demand.target("03-c.ipynb") == 3  # one per student still to come
         await km.get_rendered_notebook("03-c.ipynb")
         await km.get_rendered_notebook("03-c.ipynb")
         assert state.students() == 3 and state.demand.target("03-c.ipynb") == 2
+        # a computer short of memory keeps fewer: the free memory still decides
+        short, _, km2 = _manager({"class_size": 4, "start_warm": 2, "warm_mib": 5,
+                                  "min_free_mib": 10 ** 9})
+        short.demand.today = "03-c.ipynb"
+        km2.fill_if_needed(0, "03-c.ipynb")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert short.warm() == 0
 
     asyncio.run(scenario())
 

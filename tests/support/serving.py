@@ -4,6 +4,7 @@ its console, and pages fetched over HTTP and the Voila websocket."""
 from __future__ import annotations
 
 import http.cookiejar
+import json
 import os
 import re
 import signal
@@ -15,6 +16,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from pathlib import Path
 import nbformat
 import psutil
@@ -172,3 +174,64 @@ class Page:
                 return r.status
         except urllib.error.HTTPError as e:
             return e.code
+
+
+class KernelChannel:
+    """A page's kernel websocket spoken to as a script would (the widget protocol on
+    jupyter_server's JSON messages), without a browser. Voila passes on only the widget
+    protocol's messages (``comm_*``, ``kernel_info_request``): :meth:`update` sets a widget's
+    trait as its page does, :meth:`ask` waits for a reply, :meth:`send_raw` sends any text."""
+
+    def __init__(self, server: Serve, kernel_id: str):
+        import websockets.sync.client as wsc
+
+        self.session = uuid.uuid4().hex
+        url = (server.url.replace("http://", "ws://")
+               + f"/api/kernels/{kernel_id}/channels?session_id={self.session}")
+        self.ws = wsc.connect(url, open_timeout=30, max_size=None)  # closed in close()
+
+    def message(self, msg_type: str, content: dict, channel: str = "shell") -> dict:
+        return {"header": {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "session": self.session,
+                           "username": "script", "version": "5.3",
+                           "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
+                "parent_header": {}, "metadata": {}, "content": content, "channel": channel}
+
+    def ask(self, msg_type: str = "kernel_info_request", content: dict | None = None,
+            timeout: float = 60) -> dict:
+        """Send a request; returns its reply's content (``kernel_info_request``: the kernel
+        answers while it runs)."""
+        msg = self.message(msg_type, content or {})
+        self.ws.send(json.dumps(msg))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            reply = json.loads(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+            if (reply.get("parent_header", {}).get("msg_id") == msg["header"]["msg_id"]
+                    and (reply.get("msg_type") or reply["header"]["msg_type"]).endswith("_reply")):
+                return reply["content"]
+        raise TimeoutError(f"no reply to {msg_type} in {timeout} s")
+
+    def update(self, model_id: str, state: dict) -> None:
+        """A widget's trait changed in the page (``comm_msg`` with ``method: update``)."""
+        self.ws.send(json.dumps(self.message(
+            "comm_msg", {"comm_id": model_id, "data": {"method": "update", "state": state,
+                                                      "buffer_paths": []}})))
+
+    def send_raw(self, text: str) -> None:
+        self.ws.send(text)
+
+    def close(self) -> None:
+        try:
+            self.ws.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+def model_ids(html: str) -> list[str]:
+    """The widget model ids a page's HTML shows (its outputs), in order."""
+    return re.findall(r'"model_id":\s*"([0-9a-f]{32})"', html)
+
+
+def kernel_status(server: Serve, kernel_id: str) -> dict:
+    """The page guard's question: ``{"state": ..., "connected": ...}`` (and ``why``)."""
+    with urllib.request.urlopen(f"{server.url}/voila/api/kernel-status/{kernel_id}", timeout=30) as r:
+        return json.loads(r.read())

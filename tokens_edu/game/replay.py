@@ -29,9 +29,10 @@ from dataclasses import dataclass
 
 from ..content.inputs import MAX_JSON_DEPTH, data_depth
 from ..errors import RecordError
-from .actions import Action
+from .actions import Action, IllegalAction
 from .game import Game
 from .observe import TEACHER
+from .records import read_record
 
 __all__ = ["Replay", "ReplayMove", "replay_board_html"]
 
@@ -64,6 +65,8 @@ class Replay:
     Args:
         record_or_game: a :class:`~tokens_edu.Game` (its record is taken now), a record dict
             (``Game.to_record()``), or the path of a record ``.json`` file.
+        at: the position to start at: 0 (the start, default), a move number, or ``"end"``
+            (the replay is built at the end, so ``"end"`` costs no extra moves).
 
     Attributes:
         record: the record (dict). length: how many moves it has. step: the position shown
@@ -75,7 +78,7 @@ class Replay:
         TypeError: ``record_or_game`` is none of the above.
     """
 
-    def __init__(self, record_or_game):
+    def __init__(self, record_or_game, at: int | str = 0):
         import json
 
 
@@ -87,26 +90,36 @@ class Replay:
                                   f"{MAX_JSON_DEPTH} levels of lists and dicts).")
             record = json.loads(json.dumps(record_or_game))  # a private copy
         elif isinstance(record_or_game, (str, os.PathLike)):
-            record = Game.from_record(record_or_game).to_record()
+            record = read_record(record_or_game)[0]  # read once, with the file's limits
         else:
             raise TypeError("Replay needs a Game, a record from Game.to_record(), or a record file.")
-        full = Game.from_record(record)  # checks every move (RecordError names a bad one)
-        self.record = record
-        self.actions: list[str] = list(record.get("actions", []))
+        # One pass over the moves, checking each one (as ``Game.from_record`` does) and noting
+        # where each move's log lines start and its turn. The log's length is read from the
+        # engine's event list: ``Game.log`` builds every line each time it is read, so reading
+        # it after each move made a 10,000-move replay take minutes (issue 29.6).
+        record, texts = read_record(record)
+        game = Game.from_record(dict(record, actions=[]))
+        log_at, turns = [], []
+        for i, text in enumerate(texts):
+            log_at.append(_log_size(game))
+            turns.append(game.turn)
+            try:
+                game.apply(text)
+            except IllegalAction as e:
+                raise RecordError(f"Move {i + 1} of the record ('{text[:60]}') cannot be played: "
+                                  f"{e}") from None
+        log_at.append(_log_size(game))
+        self.record = dict(record)
+        self.actions: list[str] = list(texts)
         self.length = len(self.actions)
-        self.names = tuple(full.names)
-        self._events = full.log
-        self._played = full.move_stack  # the moves as values: each step applies one
-        start = dict(record, actions=[])
-        game = Game.from_record(start)
-        self._log_at = [len(game.log)]
-        self._turns = []
-        for action in self._played:
-            self._turns.append(game.turn)
-            game.apply(action)
-            self._log_at.append(len(game.log))
-        self.game = Game.from_record(start)
-        self.step = 0
+        self.names = tuple(game.names)
+        self._events = game.log
+        self._played = game.move_stack  # the moves as values: each step applies one
+        self._log_at = log_at
+        self._turns = turns
+        self.game = game
+        self.step = self.length
+        self.goto(self.length if at == "end" else at)
 
     # -- moving ------------------------------------------------------------------------------
     def goto(self, step: int):
@@ -155,6 +168,10 @@ class Replay:
         action = self._played[n - 1]
         return ReplayMove(n, action.player, self.actions[n - 1], lines, self._turns[n - 1], action)
 
+    def log_size(self) -> int:
+        """How many log lines the game has at the current step."""
+        return self._log_at[self.step]
+
     def start_lines(self) -> tuple:
         """The log lines before the first move (the die roll, a scenario's title)."""
         return tuple(e.text for e in self._events[:self._log_at[0]])
@@ -167,17 +184,28 @@ class Replay:
         return (f"Move {m.number} of {self.length}: {self.names[m.player]}: {m.text} "
                 f"(turn {m.turn})")
 
-    def tables(self) -> dict:
+    def tables(self, log_rows: int | None = None) -> dict:
         """The position's tables with **both** hands (the teacher's eyes): ``players``,
         ``board``, ``log`` (up to this step), ``hand0`` and ``hand1`` (pandas DataFrames, as in
-        ``Game.tables``)."""
-        t0 = self.game.tables(0)
-        t1 = self.game.tables(1)
+        ``Game.tables``).
+
+        Args:
+            log_rows: keep only the newest ``log_rows`` lines of the log (None: every line).
+        """
+        from .tables import game_tables  # here: the tables module loads pandas
+
+        t0 = game_tables(self.game, 0, log_rows=log_rows)
+        hand1 = game_tables(self.game, 1, log_rows=0)["hand"]
         return {"players": t0["players"], "board": t0["board"], "log": t0["log"],
-                "hand0": t0["hand"], "hand1": t1["hand"]}
+                "hand0": t0["hand"], "hand1": hand1}
 
     def __repr__(self) -> str:
         return f"<Replay {self.names[0]} vs {self.names[1]}, step {self.step} of {self.length}>"
+
+
+def _log_size(game: Game) -> int:
+    """How many log events ``game`` has so far (``len(game.log)`` without building them)."""
+    return len(game._s.events)
 
 
 def _esc(x) -> str:

@@ -25,11 +25,13 @@ HAND_COLUMNS = ["Card", "Type", "Cost", "Trainable", "Color"]
 LOG_COLUMNS = ["Turn", "Player", "Kind", "Text"]
 
 
-def game_tables(game: "Game", player: int, obs=None) -> dict[str, pd.DataFrame]:
+def game_tables(game: "Game", player: int, obs=None, log_rows: int | None = None) -> dict[str, pd.DataFrame]:
     """The tables of ``game`` as ``player`` (0/1) sees them.
 
     ``obs``: ``game.observation(player)`` if the caller has it already (a page built from one
-    observation passes it, so none is built twice).
+    observation passes it, so none is built twice). ``log_rows``: the log table keeps only
+    its newest ``log_rows`` lines (None: all of them; a replay of a 10,000-move game has
+    tens of thousands).
 
     Returns:
         dict with DataFrames:
@@ -86,10 +88,17 @@ def game_tables(game: "Game", player: int, obs=None) -> dict[str, pd.DataFrame]:
     ).astype({"Cost": "int64", "Trainable": "bool"})
     log = pd.DataFrame(
         [{"Turn": e.turn, "Player": e.player if e.player is not None else pd.NA, "Kind": e.kind, "Text": e.text}
-         for e in eyes.log(game)],
+         for e in (_newest(eyes.log(game), log_rows) if log_rows != 0 else ())],
         columns=LOG_COLUMNS,
     ).astype({"Turn": "int64", "Player": "Int64"})
     return {"players": players, "board": board, "hand": hand, "log": log}
+
+
+def _newest(events, rows: int | None):
+    """The newest ``rows`` of ``events`` (all of them when ``rows`` is None)."""
+    if rows is None:
+        return events
+    return events[len(events) - rows:] if 0 < rows < len(events) else (events if rows > 0 else ())
 
 
 def _esc(x) -> str:

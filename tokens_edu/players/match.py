@@ -42,14 +42,23 @@ from ..game.actions import Action
 from ..game.game import Game
 from ..game import observe as _observe
 from ..game.observe import Observer
+from ..game.records import MAX_RECORD_MOVES
 from .registry import make_bot, move_of
 
-__all__ = ["Match", "MatchError", "UNDO_POLICIES", "seat_bot"]
+__all__ = ["Match", "MatchError", "UNDO_POLICIES", "seat_bot", "MOVE_CAP", "CAP_MESSAGE"]
 
 log = logging.getLogger(__name__)
 
 #: Undo policies a lesson may choose (see :class:`Match`).
 UNDO_POLICIES = ("turn", "free", "off")
+#: The most moves one live game may have: what a game record holds
+#: (:data:`tokens_edu.game.records.MAX_RECORD_MOVES`), so a game that stops there can still be
+#: saved, continued and replayed. Real games have a few hundred at most; only a script (or two
+#: players ending turn after turn) gets here. The game then stops with no winner.
+MOVE_CAP = MAX_RECORD_MOVES
+#: What the players read when a game stops at :data:`MOVE_CAP`.
+CAP_MESSAGE = (f"This game has reached {MOVE_CAP:,} moves, the most one game can have. It stops "
+               "here and nobody wins. Start a new game to play again.")
 
 
 class MatchError(ValueError):
@@ -110,6 +119,10 @@ class Match:
             In every policy Undo is off once the game is over, and never takes back another
             student's move (hot seat).
 
+    A game stops at :data:`MOVE_CAP` moves (10,000) in every mode, hot seat included: no
+    more moves are offered or taken, the computer stops, and the game counts as finished
+    with no winner (:meth:`capped`, :attr:`finished`; the page says :data:`CAP_MESSAGE`).
+
     Attributes:
         game: the Game. bots: list of two, the bot of each seat or None for a student.
         humans: the students' seat numbers. undo_policy: one of :data:`UNDO_POLICIES`.
@@ -163,6 +176,21 @@ class Match:
         m._revealing.update(range(len(m.game.move_stack)))
         return m
 
+    # -- the move cap ------------------------------------------------------------------------
+    def moves_made(self) -> int:
+        """How many moves the game has so far (without building the list of them)."""
+        history = getattr(self.game, "_history", None)
+        return len(history) if history is not None else len(self.game.move_stack)
+
+    def capped(self) -> bool:
+        """True when the game went on to :data:`MOVE_CAP` moves without an end: it stops there."""
+        return not self.game.over and self.moves_made() >= MOVE_CAP
+
+    @property
+    def finished(self) -> bool:
+        """True once the game is over or stopped at the move cap (:meth:`capped`)."""
+        return bool(self.game.over) or self.capped()
+
     # -- seats and viewer --------------------------------------------------------------------
     @property
     def hot_seat(self) -> bool:
@@ -179,7 +207,7 @@ class Match:
         if len(self.humans) == 1:
             return self.humans[0]
         if self.hot_seat:
-            if self.game.over:
+            if self.finished:
                 return self._revealed_for
             return self._revealed_for if self._revealed_for == self.game.to_act else None
         return None
@@ -195,7 +223,7 @@ class Match:
 
     def covered(self) -> bool:
         """Hot seat: True while the screen waits for the next player to show their cards."""
-        return self.hot_seat and not self.game.over and self.viewer() is None
+        return self.hot_seat and not self.finished and self.viewer() is None
 
     def reveal(self) -> int:
         """Hot seat: the player to act shows their cards. Returns that player (0/1).
@@ -205,18 +233,18 @@ class Match:
         """
         if not self.hot_seat:
             raise MatchError("Only a hot-seat game has a cover.")
-        if self.game.over:
+        if self.finished:
             raise MatchError("The game is over.")
         self._revealed_for = self.game.to_act
         return self._revealed_for
 
     def bot_to_act(self) -> bool:
         """True when the game goes on and a computer seat must decide now."""
-        return not self.game.over and self.bots[self.game.to_act] is not None
+        return not self.finished and self.bots[self.game.to_act] is not None
 
     def viewer_to_act(self) -> bool:
         """True when the viewer is a student who must decide now."""
-        return not self.game.over and self.viewer() is not None and self.viewer() == self.game.to_act \
+        return not self.finished and self.viewer() is not None and self.viewer() == self.game.to_act \
             and self.bots[self.game.to_act] is None
 
     def legal_moves(self) -> list[Action]:
@@ -251,12 +279,15 @@ class Match:
             the Action played (the game's own value, carrying its engine move).
 
         Raises:
-            MatchError: the game is over, or it is not the viewer's move.
+            MatchError: the game is over or stopped at the move cap (:data:`CAP_MESSAGE`), or it
+                is not the viewer's move.
             IllegalAction: the move breaks a rule (the engine's plain message); nothing changes.
         """
         g = self.game
         if g.over:
             raise MatchError("The game is over. Start a new game to play again.")
+        if self.capped():
+            raise MatchError(CAP_MESSAGE)
         if self.bot_to_act():
             raise MatchError("It's the computer's move now.")
         if not self.viewer_to_act():
@@ -310,7 +341,7 @@ class Match:
         """How many moves Undo takes back now (0: Undo is not possible). See the undo policy."""
         me = self.viewer()
         g = self.game
-        if me is None or g.over or self.undo_policy == "off":
+        if me is None or self.finished or self.undo_policy == "off":
             return 0
         played = g.move_stack
         movers = [a.player for a in played]
@@ -341,7 +372,7 @@ class Match:
         """
         if self.undo_policy == "off":
             raise MatchError("Undo is turned off for this game.")
-        if self.game.over:
+        if self.finished:
             raise MatchError("The game is over, so moves can't be taken back.")
         n = self.undo_count()
         if n == 0:

@@ -109,6 +109,8 @@ class Seating:
             between moves (milliseconds).
         title: a lesson's short title above the table. game_no: counts the games put on this
             table (the page closes a banner once per game). scroll: bring the table into view.
+        capped: the game stopped at the move cap without an end (no moves, a plain banner:
+            :data:`tokens_edu.players.match.CAP_MESSAGE`).
     """
 
     computer: tuple = (False, False)
@@ -125,6 +127,7 @@ class Seating:
     title: str = ""
     game_no: int = 0
     scroll: bool = False
+    capped: bool = False
 
     @classmethod
     def of(cls, match, **page) -> "Seating":
@@ -134,7 +137,8 @@ class Seating:
         return cls(computer=tuple(b is not None for b in match.bots),
                    names=tuple(short_name(match.name(p)) for p in (0, 1)),
                    covered=match.covered(), seat=match.seat_view(), undo=match.undo_count(),
-                   undo_policy=match.undo_policy, last_moves=tuple(match.last_bot_moves), **page)
+                   undo_policy=match.undo_policy, last_moves=tuple(match.last_bot_moves),
+                   capped=bool(getattr(match, "capped", lambda: False)()), **page)
 
 
 #: The seating of a replay: a past position seen from a seat, nothing to play.
@@ -196,8 +200,8 @@ class Page:
 
     @property
     def over(self) -> bool:
-        """True once the game is over."""
-        return bool(self.obs.over)
+        """True once the game is over, or stopped at the move cap."""
+        return bool(self.obs.over) or self.seating.capped
 
     @cached_property
     def _table(self) -> TableState:
@@ -212,7 +216,7 @@ class Page:
             "board": board, "hand": hand,
             "moves": moves_state(self.moves, {f["name"] for f in hand}, labels),
             "prompt": plain(self.prompt) if self.prompt else None,
-            "log": list(lines)[-LOG_LINES:], "over": bool(obs.over), "winner": obs.winner,
+            "log": list(lines)[-LOG_LINES:], "over": self.over, "winner": obs.winner,
             "turn": int(obs.turn), "win": WIN_TOKENS,
         })
 
@@ -268,8 +272,20 @@ class Page:
         return tables
 
 
+#: The status line of a game stopped at the move cap.
+CAPPED_STATUS = "The game stopped: it reached the most moves one game can have."
+
+
+def _capped_banner() -> dict:
+    from ..players.match import CAP_MESSAGE  # here: the presenter does not load the players
+
+    return {"title": "The game stops here", "detail": CAP_MESSAGE, "won": False}
+
+
 def _status(obs, viewer, s: Seating, names) -> str:
     humans = [p for p in (0, 1) if not s.computer[p]]
+    if s.capped and not obs.over:
+        return CAPPED_STATUS
     if obs.over:
         if obs.winner is None:
             return "It's a draw: nobody reached 15 Tokens."
@@ -304,6 +320,8 @@ def _step(game, obs, moves, names) -> str:
 
 
 def _banner(obs, s: Seating, names) -> dict | None:
+    if s.capped and not obs.over:
+        return _capped_banner()
     if not obs.over:
         return None
     score = f"Final Tokens: {names[0]} {obs.tokens[0]}, {names[1]} {obs.tokens[1]}."
@@ -336,7 +354,8 @@ def present(game, viewer: int | None, seating: Seating = Seating(), *, log_lines
         seating: who sits where and how the page is set (:class:`Seating`; :meth:`Seating.of`
             for a live match, :data:`REPLAY` for a replay). Default: two students, live.
         log_lines: the "What happened" lines the table shows (default: the newest lines of the
-            log as the viewer reads it); a replay passes the lines of the move shown.
+            log as the viewer reads it); a replay passes the lines of the move shown, and the
+            page's ``log`` is then those lines only.
 
     Returns:
         the :class:`Page`. Its ``moves`` are the viewer's legal moves (R7-R23, from the engine)
@@ -355,19 +374,23 @@ def present(game, viewer: int | None, seating: Seating = Seating(), *, log_lines
     names = tuple(s.names) if s.names else tuple(short_name(n) for n in obs.names)
     live = s.live and not s.covered
     to_act = obs.to_act
+    ended = obs.over or s.capped  # over, or stopped at the move cap
     moves = ()
-    if live and not obs.over and viewer in (0, 1) and to_act == viewer and not s.computer[viewer]:
+    if live and not ended and viewer in (0, 1) and to_act == viewer and not s.computer[viewer]:
         moves = tuple(obs.legal_actions)
     prompt = eyes.prompt(game, s.computer) if s.live else None  # a choice in progress
-    lines = tuple(plain(e.text) for e in eyes.log(game))
+    # a replay passes its lines: the whole log (30,000 lines at the move cap) is not read
+    lines = tuple(plain(e.text) for e in eyes.log(game)) if log_lines is None else tuple(
+        plain(str(t)) for t in log_lines)
     hand_names = [c.name for c in obs.hand] if viewer in (0, 1) else []
     readable = tuple(sorted(dict.fromkeys(hand_names + [b.card.name for b in obs.board])))
     return Page(
         game=game, viewer=viewer, seat=seat, names=names, obs=obs, moves=moves, prompt=prompt,
         status=_status(obs, viewer, s, names) if s.live else "",
-        step=_step(game, obs, moves, names) if s.live else "",
+        step=("" if not s.live else f"Stopped after {len(game.move_stack):,} moves." if ended and not obs.over
+              else _step(game, obs, moves, names)),
         banner=_banner(obs, s, names) if s.live else None,
-        cover=_cover(obs, names) if s.live and s.covered and not obs.over else None,
+        cover=_cover(obs, names) if s.live and s.covered and not ended else None,
         log=lines, highlight=eyes.highlight(s.last_moves), readable=readable,
-        computer_to_act=not obs.over and to_act is not None and bool(s.computer[to_act]),
+        computer_to_act=not ended and to_act is not None and bool(s.computer[to_act]),
         seating=s, log_shown=tuple(log_lines) if log_lines is not None else None)

@@ -173,7 +173,8 @@ LogoutHandler = logout_handler(tornado.web.RequestHandler)
 class KernelStatusHandler(tornado.web.RequestHandler):
     """``GET <base>voila/api/kernel-status/<kernel id>``: ``{"state": "running", "connected":
     true}`` while that kernel runs (``connected``: a browser has reached it), else ``{"state":
-    "gone", ...}`` (always HTTP 200, never cached). Kernel ids are
+    "gone", ...}`` (always HTTP 200, never cached; ``"why": "memory"`` when the server stopped
+    it for its memory, :mod:`.limits`). Kernel ids are
     random and say nothing about a student. With ``?hello=1`` (the page's first script, run by
     a browser as soon as it reads the page) it also records that a browser has the page, which
     then keeps its kernel while its scripts load, however slow the computer."""
@@ -196,4 +197,7 @@ class KernelStatusHandler(tornado.web.RequestHandler):
         connected = running and (page is None or page.opened
                                  or getattr(km, "_kernel_connections", {}).get(kernel_id, 0) > 0)
         self.set_header("Cache-Control", "no-store")
-        self.finish({"state": "running" if running else "gone", "connected": bool(connected)})
+        answer = {"state": "running" if running else "gone", "connected": bool(connected)}
+        if not running and kernel_id in self.state.memory_stopped:
+            answer["why"] = "memory"  # stopped for its memory (.limits): the page says so
+        self.finish(answer)

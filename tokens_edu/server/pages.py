@@ -34,6 +34,7 @@ import tornado.web
 from jinja2.utils import htmlsafe_json_dumps
 
 from .capacity import FULL_GRACE_S, is_full
+from .limits import MEMORY_TEXT
 from .pools import stop_quietly
 from .state import ServeState
 from .watch import check_unopened
@@ -78,7 +79,8 @@ def render(name: str, **values) -> str:
 def _guard(base_url: str) -> str:
     return render("page_guard.html", status_url=f"{base_url.rstrip('/')}/voila/api/kernel-status/",
                   first_ms=GUARD_FIRST_MS, every_ms=GUARD_EVERY_MS, stuck_ms=GUARD_STUCK_MS,
-                  gone_text=GONE_TEXT, away_text=AWAY_TEXT, stuck_text=STUCK_TEXT)
+                  gone_text=GONE_TEXT, away_text=AWAY_TEXT, stuck_text=STUCK_TEXT,
+                  memory_text=MEMORY_TEXT)
 
 
 def class_full_html() -> str:

@@ -29,6 +29,7 @@ import itertools
 import logging
 import weakref
 
+from .limits import limit_kernel_memory
 from .memory import mem_available_mib
 from .state import ServeState, current_page
 
@@ -163,7 +164,9 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
             super().__init__(**kwargs)
 
         def _output(self) -> dict:
-            """``stdout``/``stderr`` for a new kernel: the kernels' log file, when there is one."""
+            """What a new kernel's process is started with: ``stdout``/``stderr`` to the
+            kernels' log file, when there is one, and its memory limit (``preexec_fn``, see
+            :mod:`.limits`)."""
             path = state.settings.get("kernel_log")
             if path and self._tokens_output is None:
                 try:
@@ -171,7 +174,11 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
                 except OSError:
                     self._tokens_output = False
             out = self._tokens_output
-            return {"stdout": out, "stderr": out} if out else {}
+            given = {"stdout": out, "stderr": out} if out else {}
+            limit = limit_kernel_memory(int(state.settings.get("kernel_data_mib") or 0))
+            if limit is not None:
+                given["preexec_fn"] = limit
+            return given
 
         # --- page kernels --------------------------------------------------------------
         async def start_kernel(self, *args, **kwargs):

@@ -41,11 +41,15 @@ DEFAULTS = {
     "start_warm": 10,  # warm kernels of the start page while nobody is arriving
     "lesson_warm": 1,  # warm kernels of a lesson nobody has opened
     "warm_mib": 1536,  # memory all warm kernels together may use (MiB; 0: no budget), so the
-    # server waits for its class in under 2 GiB (a kernel that a page took no longer counts)
+    # server waits for its class in under 2 GiB (a kernel that a page took no longer counts);
+    # with today's lesson named, at least a warm kernel for every student (see warm_budget)
     "today": None,  # today's lesson (a notebook name), given at start
     "today_folder": None,  # the folder whose today.json may name it later (see .today)
     "kernel_log": None,  # file for the kernels' own output (their stderr and stdout)
     "memo_folder": None,  # where the measured kernel size is kept for the next start
+    # one kernel's memory (see .limits): its data segment at most, and where the watch stops it
+    "kernel_data_mib": 1024,
+    "kernel_stop_mib": 768,
 }
 
 _page = contextvars.ContextVar("tokens_edu_page", default=None)
@@ -162,6 +166,7 @@ class ServeState:
         demand: the :class:`Demand` for warm kernels.
         kernel_size: the measured memory of one kernel (:class:`~.memory.KernelSize`).
         stopping: True once the server is stopping (no new kernels, no new pages).
+        memory_stopped: page kernels the watch stopped for their memory (id -> loop time).
     """
 
     def __init__(self, settings: dict | None = None):
@@ -176,6 +181,9 @@ class ServeState:
         self._cold: asyncio.Semaphore | None = None
         self.full_count = 0
         self.counters: dict[str, int] = {}
+        #: kernel id -> loop time, for page kernels stopped for their memory (:mod:`.limits`):
+        #: their page says why (the kernel status)
+        self.memory_stopped: dict[str, float] = {}
 
     @property
     def cold(self) -> asyncio.Semaphore:
@@ -189,12 +197,25 @@ class ServeState:
         return len(self.pages) + len(self.waiting)
 
     def warm_budget(self) -> int | None:
-        """How many warm kernels their memory budget (``warm_mib``) holds at the measured kernel
-        size, or None when there is no budget (``warm_mib`` 0, or fixed pool sizes)."""
+        """How many warm kernels there may be before students take them, or None when there is
+        no budget (``warm_mib`` 0, or fixed pool sizes).
+
+        What ``warm_mib`` holds at the measured kernel size; but once today's lesson is named,
+        at least one for every student still to come plus the start page's (issue 29.9: at
+        100 MiB a kernel, 1.5 GiB held 15 for a class of 30, and the other 15 waited seconds
+        each). The free memory still decides: a kernel starts only when it fits
+        (:meth:`.pools.kernel_manager`'s ``room``), so a small computer keeps fewer.
+        """
         mib = float(self.settings.get("warm_mib") or 0)
         if not mib or not self.settings.get("demand", True):
             return None
-        return int(mib // max(1.0, self.kernel_size.mib))
+        budget = int(mib // max(1.0, self.kernel_size.mib))
+        today = self.demand.today
+        if today:
+            start = sum(self.demand.target(name) for name, kind in self.demand.kinds.items()
+                        if kind == "start")
+            budget = max(budget, self.demand.target(today) + start)
+        return budget
 
     def warm(self) -> int:
         """Warm kernels (ready, starting or waiting their turn) over every page."""

@@ -9,6 +9,7 @@ checks that the parts are where they were):
 
 * warm kernels that follow demand, one start at a time, memory measured: :mod:`.pools`;
 * the class cap, and who gives way at it: :mod:`.capacity`;
+* a page's websocket messages and a kernel's memory have limits: :mod:`.limits`;
 * pages (``_xsrf`` cookie, cap, no raw Python text, a guard that says when the kernel is gone,
   pages that end instead of hanging, nothing loaded from another computer): :mod:`.pages`;
 * the other handlers' fixes (query socket, shutdown call, template files, hidden folders, plain
@@ -49,6 +50,7 @@ from .handlers import (
     shutdown_handler,
     template_file_handler,
 )
+from .limits import WS_MAX_BYTES
 from .pages import guarded_renderer, page_handler
 from .pools import StartQueue, is_ready, kernel_manager
 from .state import DEFAULTS, ServeState
@@ -237,7 +239,10 @@ def make_app_class(state: ServeState) -> type:
             # A page whose laptop was closed stops answering its websocket's pings: close it
             # after 60 s (the watch then gives its kernel back), not jupyter_server's 90.
             self.tornado_settings = {**self.tornado_settings, "ws_ping_interval": 20000,
-                                     "ws_ping_timeout": 60000}
+                                     "ws_ping_timeout": 60000,
+                                     # A page's websocket message is at most 1 MiB (Tornado
+                                     # closes a connection that sends more: .limits)
+                                     "websocket_max_message_size": WS_MAX_BYTES}
             settings = super().init_settings()
             cm = self.contents_manager
             # Trust is JupyterLab's idea (whether to show a notebook's HTML outputs); Voila runs

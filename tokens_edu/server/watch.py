@@ -8,7 +8,8 @@ Kernels given back (each counted, said in the next status line, never one line p
 * a page whose browser went away without closing it (a closed laptop lid: its connection
   drops when its pings go unanswered), ``gone_timeout`` s (120) after its last connection
   closed; a page that comes back finds its kernel gone and says so (:mod:`.pages`);
-* a kernel that stopped by itself.
+* a kernel that stopped by itself;
+* a page's kernel whose memory passed ``kernel_stop_mib`` (:mod:`.limits`): its page says why.
 
 This replaces jupyter_server's idle culler, which logged a warning and, for a warm kernel
 whose entry had failed, a traceback, and held a closed laptop's kernel for ten minutes.
@@ -21,6 +22,7 @@ import logging
 import time
 from pathlib import Path
 
+from .limits import over_memory
 from .memory import mem_available_mib, remember_kernel_mib
 from .pools import is_ready, stop_quietly
 from .state import ServeState
@@ -96,6 +98,7 @@ class Watch:
         if km is None or state.stopping:
             return
         now = asyncio.get_event_loop().time()
+        await self.memory(now)
         await self.pages(now)
         if time.monotonic() - self.last_today >= self.TODAY_EVERY:
             self.last_today = time.monotonic()
@@ -132,6 +135,25 @@ class Watch:
                 state.forget(kernel_id)
                 state.count("went away")
                 await stop_quietly(km, kernel_id)
+
+    async def memory(self, now: float) -> None:
+        """Stop page kernels whose resident memory passed ``kernel_stop_mib`` (:mod:`.limits`):
+        the page says why, with a Reload button; the console says so once per kernel."""
+        state, km = self.state, self.state.km
+        stop = float(state.settings.get("kernel_stop_mib") or 0)
+        if not stop:
+            return
+        for kernel_id in over_memory(km, list(state.pages), stop):
+            page = state.pages.get(kernel_id)
+            state.memory_stopped[kernel_id] = now
+            while len(state.memory_stopped) > 500:
+                state.memory_stopped.pop(next(iter(state.memory_stopped)))
+            state.forget(kernel_id)
+            state.count("too much memory")
+            log.warning("A page of %s used more than %.0f MiB of memory: its kernel was stopped. "
+                        "Its page says so, with a Reload button; the other pages go on.",
+                        (page.notebook if page is not None and page.notebook else "a lesson"), stop)
+            await stop_quietly(km, kernel_id)
 
     def today(self) -> None:
         """Read today's lesson from the data folder's ``today.json`` when it changed."""

@@ -125,11 +125,17 @@ def ensure_table(engine: sa.Engine, table: sa.Table, indexes=(), read_only: bool
 
 
 def _summary(game) -> dict:
-    """The columns that describe a game's position (public facts only)."""
+    """The columns that describe a game's position (public facts only). A game that reached
+    the move cap (:data:`tokens_edu.game.records.MAX_RECORD_MOVES`) without an end is over,
+    with no winner: it stops there (:class:`tokens_edu.players.Match`)."""
+    from ..game.records import MAX_RECORD_MOVES  # here: the Hub imports the store without the game
+
     tokens = tuple(int(t) for t in game.tokens)
-    return {"turn": int(game.turn), "moves": len(game.history), "tokens0": tokens[0],
+    moves = len(game.history)
+    over = bool(game.over) or moves >= MAX_RECORD_MOVES
+    return {"turn": int(game.turn), "moves": moves, "tokens0": tokens[0],
             "tokens1": tokens[1], "winner": game.winner if game.over else None,
-            "status": "over" if game.over else "playing"}
+            "status": "over" if over else "playing"}
 
 
 def snapshot(game) -> dict:

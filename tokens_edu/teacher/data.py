@@ -576,7 +576,9 @@ class ClassData:
             if hit is not None and hit[0] == key:
                 self._replays.move_to_end(game_id)
                 return hit[1], saved
-        replay = Replay(saved.record)
+        # built at the end, where the page opens (a game at the 10,000-move cap: about a
+        # second of one core, in the dashboard's worker thread)
+        replay = Replay(saved.record, at="end")
         if hit is not None:  # keep the step the teacher was looking at
             replay.goto(min(hit[1].step, replay.length))
         with self._lock:

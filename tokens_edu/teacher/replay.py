@@ -17,7 +17,36 @@ from ..present.render import COLOR_STYLES
 from . import words
 from .base import BaseHandler
 
-__all__ = ["ReplayHandler", "RecordHandler", "step_state"]
+__all__ = ["ReplayHandler", "RecordHandler", "step_state", "MOVES_PAGE", "moves_window"]
+
+#: The "Every move" list shows this many moves at a time (a game may have 10,000: the whole
+#: list made the page 1 MB and its drawing slow), with links to the earlier and later ones.
+MOVES_PAGE = 200
+
+
+def moves_window(replay, first=None) -> dict:
+    """One page of the "Every move" list: :data:`MOVES_PAGE` moves from move ``first + 1``
+    (None or out of range: the page that holds the step shown now).
+
+    Returns:
+        dict: ``moves`` (a list of ``(number, name, text)``), ``first`` (moves before the
+        page), ``last`` (the last move on it), ``earlier`` and ``later`` (the ``first`` of the
+        page before and after, or None), ``length``.
+    """
+    length = replay.length
+    try:
+        first = int(first)
+    except (TypeError, ValueError):
+        first = None
+    if first is None or not 0 <= first < max(length, 1):
+        first = max(replay.step - 1, 0)
+    first -= first % MOVES_PAGE
+    last = min(first + MOVES_PAGE, length)
+    moves = [(i, replay.names[m.player], m.text)
+             for i, m in ((i, replay.move(i)) for i in range(first + 1, last + 1))]
+    return {"moves": moves, "first": first, "last": last, "length": length,
+            "earlier": first - MOVES_PAGE if first > 0 else None,
+            "later": last if last < length else None}
 
 
 def step_state(replay, saved, step, seat=None) -> dict:
@@ -48,7 +77,8 @@ def step_state(replay, saved, step, seat=None) -> dict:
 
 
 class ReplayHandler(BaseHandler):
-    """One game's replay page; ``?step=N&fragment=1`` gives the position after N moves as JSON."""
+    """One game's replay page; ``?step=N&fragment=1`` gives the position after N moves as JSON;
+    ``?moves=K`` shows the "Every move" list from move K + 1 (:func:`moves_window`)."""
 
     @tornado.web.authenticated
     async def get(self, game_id: str):
@@ -63,12 +93,11 @@ class ReplayHandler(BaseHandler):
             self.set_header("Content-Type", "application/json; charset=utf-8")
             self.finish(json.dumps(state))
             return
-        moves = [(i, replay.names[m.player], m.text)
-                 for i, m in ((i, replay.move(i)) for i in range(1, replay.length + 1))]
+        window = moves_window(replay, self.get_query_argument("moves", "") or None)
         self.finish(self.render_template(
             "replay.html", title=f"Replay: {saved.student}, {saved.lesson or 'no lesson'}",
             active="games", game_id=game_id, saved=saved, names=replay.names, state=state,
-            moves=moves))
+            moves=window["moves"], window=window))
 
     def locked_step(self, replay, saved, step, seat):
         """:func:`step_state`, one at a time: a replay is one game moved to each asked step

@@ -66,7 +66,7 @@ from importlib import import_module
 
 import ipywidgets as widgets
 
-from ..players.match import Match, seat_bot
+from ..players.match import CAP_MESSAGE, Match, seat_bot
 from ..present import Page, Seating, mask, present
 from ..present.faces import WIN_TOKENS, plain
 from .controls import Control, MoveButton, MoveButtons
@@ -273,7 +273,7 @@ class GameView(widgets.VBox):
                                    lambda: m().bot_to_act())
         self.pause_button = Control(self, "pause", "Pause", lambda: m().bot_to_act() and self.autoplay)
         self.reveal_button = Control(self, "reveal", "Show my cards", lambda: m().covered())
-        self.again_button = Control(self, "again", "Play again", lambda: self.game.over)
+        self.again_button = Control(self, "again", "Play again", lambda: self.match.finished)
 
         self.panes: dict[str, widgets.Widget] = {}
         self.pane_titles: dict[str, str] = {}
@@ -392,6 +392,9 @@ class GameView(widgets.VBox):
 
     def _move_from(self, page: Page, i: int) -> None:
         """Play move ``i`` of the moves ``page`` offered (an Action), if the game still offers it."""
+        if self.match.capped():
+            self._say(self._cap_message())
+            return
         if self.game.over:
             self._say("The game is over. Click Play again for a new game.")
             return
@@ -428,6 +431,9 @@ class GameView(widgets.VBox):
 
     def _on_step(self, msg: dict | None = None) -> None:
         """One computer move (the page's timer, or "Next computer move")."""
+        if self.match.capped():
+            self._say(self._cap_message())
+            return
         if self.game.over:
             self._say("The game is over.")
             return
@@ -472,7 +478,7 @@ class GameView(widgets.VBox):
 
     def _on_again(self, msg: dict | None = None) -> None:
         """Play again: the lesson's own callback, else the same start position again."""
-        if not self.game.over:
+        if not self.match.finished:
             self._say("Finish this game first (or start a new one above).")
             return
         if self.on_play_again is not None:
@@ -480,6 +486,10 @@ class GameView(widgets.VBox):
         else:
             self.set_match(self.match.restart())
         self._say("A new game! Good luck.")
+
+    @staticmethod
+    def _cap_message() -> str:
+        return CAP_MESSAGE
 
     def _on_read(self, msg: dict) -> None:
         """"Read the whole card": open Read a card with that card (if the viewer may see it)."""
@@ -507,6 +517,8 @@ class GameView(widgets.VBox):
         if announce and len(page.log) > self._shown_log and self._note_kind != "error":
             self.note = " ".join(page.log[self._shown_log:][-2:])
             self._note_kind = "info"
+        if announce and m.capped():  # the move that reached the cap: say why the game stops
+            self.note, self._note_kind = self._cap_message(), "info"
         self._shown_log = len(page.log)
 
     def redraw(self) -> None:

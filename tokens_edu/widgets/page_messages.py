@@ -100,7 +100,7 @@ def answer(view, msg: dict) -> None:
     elif kind == "again":
         if not current:
             raise Refused("an older Play again")
-        if not view.game.over:
+        if not view.match.finished:
             _refused(view, "Play again before the end")
         view._on_again(msg)
     elif kind == "read":

@@ -35,6 +35,7 @@ from ..game.observe import TEACHER
 from ..game.replay import Replay
 from ..present import REPLAY, present
 from .panes import esc as _esc
+from .panes.log import LOG_TABLE_ROWS
 from .panes.tables import table_html
 from .table import CardTable
 
@@ -76,7 +77,9 @@ class ReplayView(widgets.VBox):
     """
 
     def __init__(self, record_or_game, step=0, seat: int = 0):
-        self.replay = Replay(record_or_game)
+        # built once at the end of the game, then moved to ``step`` (issue 29.6: a game at the
+        # 10,000-move cap opens in about a second, not minutes)
+        self.replay = Replay(record_or_game, at="end" if step == "end" else step)
         r = self.replay
         super().__init__()
         self.add_class("tokens-replay-view")
@@ -126,7 +129,7 @@ class ReplayView(widgets.VBox):
         self.children = [self.note, self.title, controls, self.slider, self.caption, self.lines,
                          self.seat_pick, self.other_hand, self.table, self.message, self.tables]
         self._quiet = False
-        self.goto(r.length if step == "end" else step)
+        self._draw()
 
     # -- moving ----------------------------------------------------------------------------
     @property
@@ -191,12 +194,16 @@ class ReplayView(widgets.VBox):
         state.update(v=r.step, status=caption, step="", title="")
         self.table.state = state
         self.message.value = ""
-        tables = r.tables()
+        tables = r.tables(log_rows=LOG_TABLE_ROWS)  # the newest lines: a long game has thousands
         empty = {"players": "No players.", "board": "No Systems or Tools in play.",
                  "hand0": "The hand is empty.", "hand1": "The hand is empty.",
                  "log": "Nothing has happened yet."}
         for key, w in self.table_widgets.items():
             w.value = table_html(tables.get(key), empty[key])
+        shown, total = len(tables["log"]), r.log_size()
+        if shown < total:
+            self.table_widgets["log"].value = (f"<p><i>The newest {shown} of {total:,} lines.</i></p>"
+                                               + self.table_widgets["log"].value)
 
     def __repr__(self) -> str:
         return f"<ReplayView step {self.replay.step} of {self.replay.length}>"

@@ -193,6 +193,8 @@ def student_and_computer_decks() -> tuple[int, int]:
 #: What the simple student of the browser tests and benchmarks/browser_latency.py wants, in order:
 #: (the words of the move, the kind of move on a card's buttons).
 WANTS = (("Run a Task", "task"), ("Deploy", "deploy"), ("Audit", "audit"), ("Train", "train"))
+#: The letter that takes the focus to the next move of a kind (table.js LETTER_KINDS, the Keys note).
+LETTERS = {"task": "t", "deploy": "d", "train": "r", "audit": "a", "use": "u"}
 TABLE = ".tokens-game .tokens-table"
 
 
@@ -280,10 +282,11 @@ def _keys_to(page, selector: str, root: str) -> int:
 
 
 def keyboard_move(page, root: str = TABLE) -> tuple[str, int]:
-    """The simple student of :func:`student_move`, with the keyboard only: the arrow keys (or
-    Home / End) to the move it wants, then Enter; a move with several targets: Enter on the
-    move, then Enter on the target (the focus goes to the first target). Returns ``(what it
-    did, key presses used)``. The focus must be on the table (it is after Start and every move)."""
+    """The simple student of :func:`student_move`, with the keyboard only: the move's letter
+    (T, D, R, A: the Keys note) to a move on a card, the arrow keys (or Home / End) to a move
+    beside the table, then Enter; a move with several targets: Enter on the move, then Enter
+    on the target (the focus goes to the first target). Returns ``(what it did, key presses
+    used)``. The focus must be on the table (it is after Start and every move)."""
     game = root.split(" ")[0]
     table = page.locator(root)
 
@@ -306,8 +309,15 @@ def keyboard_move(page, root: str = TABLE) -> tuple[str, int]:
             continue
         first = buttons.first
         cls = first.get_attribute("class") or ""
-        keys = _keys_to(page, f".tt-moves .tt-quick-{kind}[data-i='{first.get_attribute('data-i')}']"
-                        if first.get_attribute("data-i") else f".tt-moves .tt-quick-{kind}", root)
+        if page.evaluate("k => !!(document.activeElement && document.activeElement.matches('.tt-moves .tt-quick-' + k))", kind):
+            keys = 0  # the focus is on a move of this kind already (after a move: the first move)
+            cls = page.evaluate("() => document.activeElement.className")
+        else:  # its letter (the Keys note): T, D, R, A take the focus to the next move of that kind
+            page.keyboard.press(LETTERS[kind])
+            keys = 1
+            assert page.evaluate("k => document.activeElement.matches('.tt-moves .tt-quick-' + k)", kind), \
+                f"{LETTERS[kind]} did not reach a {kind} move"
+            cls = page.evaluate("() => document.activeElement.className")
         if "tt-quick-aim" in cls or "tt-quick-more" in cls:  # then the first target / way to pay
             page.keyboard.press("Enter")
             sel = ".tt-target" if "tt-quick-aim" in cls else f".tt-panel .tt-verb.tokens-action-{kind}"

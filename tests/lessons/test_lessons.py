@@ -146,6 +146,7 @@ def test_lesson_07_shows_the_search_bots_thinking_and_offers_hints():
     bot = view.bots[1]
     assert isinstance(bot, SearchBot) and bot.iterations is not None and not view.autoplay
     assert view.pane_open("thinking") and view.thinking.guess is not None and view.hint is not None
+    assert view.panes["thinking"] in view._table_row.children[1].children  # beside the table on a wide screen (28.5)
     for _ in range(40):  # play the opening: the computer's moves by Next, ours by the hint
         if view.thinking.tables and len(view.game.history) > 6:
             break

@@ -111,6 +111,12 @@ _CSS = ("<style>.tokens-thinking { font-size: 14px; line-height: 1.35; max-width
         " .tokens-thinking .tokens-bar { display: inline-block; width: 140px; height: 12px;"
         " background: #e6e6e6; border-radius: 3px; vertical-align: middle; margin-right: 6px; }"
         " .tokens-thinking .tokens-bar > span { display: block; height: 100%; border-radius: 3px; }"
+        # beside the table (a column of 320-460 px): each bar over its words, and the guesses wrap
+        " .tokens-pane-thinking { container-type: inline-size; }"
+        " .tokens-guess, .tokens-guess * { flex-wrap: wrap; max-width: 100%; }"
+        " @container (max-width: 640px) { .tokens-thinking td.tokens-thinking-bar { white-space: normal;"
+        " width: auto; } .tokens-thinking .tokens-bar { display: block; width: 100px; margin: 2px 0; }"
+        " .tokens-thinking td { padding: 3px 4px; } }"
         "</style>")
 
 

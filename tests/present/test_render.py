@@ -11,6 +11,7 @@ import shutil
 from html.parser import HTMLParser
 
 import pytest
+from needs import need
 
 from tokens_edu import card_picture, load_cards, render_card
 from tokens_edu.content.cards import COLOR_THEMES, PICTURE_COLORS
@@ -282,7 +283,6 @@ def test_card_shows_itself_in_a_notebook():
     assert card._repr_html_() == render_card(card, scale=SCREEN_SCALE)  # 12 px text or more
 
 
-@pytest.mark.skipif(not shutil.which(CHROMIUM) and not os.environ.get("CI"), reason="needs Chromium for a real layout check (in CI it must run)")
 @pytest.mark.browser
 def test_no_card_text_overflows_in_a_real_browser():
     """Every card's texts fit its 63 x 88 mm frame in Chromium (nothing cut off), on paper (scale
@@ -290,6 +290,8 @@ def test_no_card_text_overflows_in_a_real_browser():
     whole in its box and the Token pips are inside the card, even under a page rule that sets
     every svg's height to auto (JupyterLab's and Voila's, which once cropped Transformer's)."""
     from playwright.sync_api import sync_playwright
+
+    need(bool(shutil.which(CHROMIUM)), f"Chromium is not at {CHROMIUM} (Debian's chromium package)")
 
     measure = """() => [...document.querySelectorAll('.tk-card')].map(c => {
         const t = c.querySelector('.tk-text'), n = c.querySelector('.tk-name');

@@ -215,6 +215,7 @@ def student_move(page, click=None, root: str = TABLE, press: str = "click") -> t
     if click is None:
         def click(selector: str) -> None:
             click_and_wait(page, page.locator(selector).first, root.split(" ")[0], press=press)
+    page.evaluate(SETTLED, root.split(" ")[0])  # decide on a table that waits for the student, not mid-redraw
     table = page.locator(root)
     loose = table.locator(".tt-panel .tt-loose")
     if loose.count():
@@ -296,6 +297,7 @@ def keyboard_move(page, root: str = TABLE) -> tuple[str, int]:
         wait_tick(page, before, game)
         page.evaluate(SETTLED, game)
 
+    page.evaluate(SETTLED, game)  # decide on a table that waits for the student, not mid-redraw
     loose = table.locator(".tt-panel .tt-loose")
     if loose.count():  # keep this hand, go first, a card's choice
         texts = [t.strip() for t in loose.all_inner_texts()]

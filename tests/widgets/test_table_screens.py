@@ -27,7 +27,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from teacher_helpers import chromium_or_skip, only_loopback
+from teacher_helpers import need_chromium, only_loopback
 from pages import LESSON, SETTLED, Server, student_and_computer_decks, student_move
 
 pytestmark = pytest.mark.browser
@@ -116,7 +116,7 @@ ONE_SCREEN = """() => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    chromium_or_skip()  # before starting a server for nothing
+    need_chromium()  # before starting a server for nothing
     tmp_path = tmp_path_factory.mktemp("screens")
     data = tmp_path / "data"
     data.mkdir()

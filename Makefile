@@ -2,6 +2,9 @@
 #   make serve   serve the lessons to a class (http://127.0.0.1:8866/); installs only what serving needs
 #   make test    build .venv if needed, then run the whole test suite and the notebook smoke test
 #   make lab     (for students who code) JupyterLab on notebooks/ with the project's kernel
+# make test first runs deploy/install-test-needs.sh --auto: what the tests need beyond Python
+# (Chromium, PostgreSQL, configurable-http-proxy, axe-core) is installed when missing, or make
+# stops with one line naming the command. A test whose tool is missing fails; it never skips.
 # Also: make test-fast (unit tests only, about 2 minutes), make teacher (the teacher dashboard),
 # make bench (benchmarks/*.py), make build (compile the engine core again, e.g. after changing
 # it), make clean (remove .venv and build leftovers).
@@ -26,11 +29,18 @@ comma := ,
 COMPILED_SOURCES := $(shell $(PYTHON) tokens_edu/_compiled.py 2>/dev/null)
 # The tests that run twice in make test: compiled, then with TOKENS_EDU_PURE_PYTHON=1.
 ENGINE_TESTS := tests/engine tests/players
+# pytest-xdist: TEST_WORKERS processes (auto: one per core). Tests that share a module's server,
+# browser or build run on one worker (tests/conftest.py gives them an xdist_group); the others
+# are spread one by one. TEST_WORKERS=0 runs everything in this one process.
+TEST_WORKERS ?= auto
+XDIST := -n $(TEST_WORKERS) --dist loadgroup
+# The slowest tests, listed at the end of each run.
+DURATIONS := --durations=25 --durations-min=10
 SERVE_ARGS ?=
 LAB_ARGS ?=
 TEACHER_ARGS ?=
 
-.PHONY: all venv build test test-fast test-unit test-engine-pure test-notebooks lint-imports serve lab teacher bench clean
+.PHONY: all venv build test test-needs test-fast test-unit test-engine-pure test-notebooks lint-imports serve lab teacher bench clean
 
 all: test
 
@@ -71,24 +81,30 @@ $(BUILT): $(COMPILED_SOURCES)
 	fi
 	touch $@
 
+# TOKENS_EDU_REBUILD=1: compile even when the in-place build is of these very sources (setup.py).
 build: $(SERVE_STAMP)
 	rm -f $(BUILT)
-	$(MAKE) $(BUILT)
+	TOKENS_EDU_REBUILD=1 $(MAKE) $(BUILT)
 
-test: test-unit test-engine-pure test-notebooks
+test: test-needs test-unit test-engine-pure test-notebooks
+
+# What the tests need beyond Python (the same script .ci/run runs): nothing missing, nothing said.
+test-needs:
+	@deploy/install-test-needs.sh --auto
 
 # pytest's exit code 5 ("no tests collected") fails make like any other non-zero code.
-test-unit: $(STAMP) $(BUILT)
-	$(PY) -m pytest tests
+test-unit: test-needs $(STAMP) $(BUILT)
+	$(PY) -m pytest tests $(XDIST) $(DURATIONS)
 
 # The engine and bot tests again on the pure-Python engine: both must play the same games.
 test-engine-pure: $(STAMP) $(BUILT)
-	TOKENS_EDU_PURE_PYTHON=1 $(PY) -m pytest $(ENGINE_TESTS)
+	TOKENS_EDU_PURE_PYTHON=1 $(PY) -m pytest $(ENGINE_TESTS) $(XDIST) $(DURATIONS)
 
 # The unit tests only (no browser, no PostgreSQL, no JupyterHub, no servers or notebooks): a
-# couple of minutes, for while you work. `make test` still runs everything.
+# couple of minutes, for while you work, and without the tools deploy/install-test-needs.sh
+# installs. `make test` still runs everything.
 test-fast: $(STAMP) $(BUILT)
-	$(PY) -m pytest tests -m "not browser and not postgres and not hub and not slow"
+	$(PY) -m pytest tests -m "not browser and not postgres and not hub and not slow" $(XDIST)
 
 # The layers' import contracts (pyproject.toml, [tool.importlinter]); also run by the tests.
 lint-imports: $(STAMP)
@@ -103,7 +119,8 @@ test-notebooks: $(STAMP) $(BUILT)
 	if [ -z "$$dirs" ]; then echo "No notebooks in $(NOTEBOOK_DIRS) yet: notebook smoke test not run."; exit 0; fi; \
 	data=$$(mktemp -d); trap 'rm -rf "$$data"' EXIT; \
 	echo "TOKENS_EDU_DATA=$$data $(PY) -m pytest --nbval-lax --nbval-current-env$$dirs"; \
-	env -u JUPYTERHUB_USER -u TOKENS_EDU_DB_URL TOKENS_EDU_DATA="$$data" $(PY) -m pytest --nbval-lax --nbval-current-env $$dirs
+	env -u JUPYTERHUB_USER -u TOKENS_EDU_DB_URL TOKENS_EDU_DATA="$$data" $(PY) -m pytest --nbval-lax --nbval-current-env \
+	  -n $(TEST_WORKERS) --dist loadscope $(DURATIONS) $$dirs
 
 serve: $(SERVE_STAMP) $(BUILT)
 	$(VENV)/bin/tokens-edu serve $(SERVE_ARGS)

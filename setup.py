@@ -9,7 +9,13 @@ Everything else about the package is in ``pyproject.toml``.
    source (``import tokens_edu`` checks). Without mypy, a C compiler or Python's headers (or
    with ``TOKENS_EDU_PURE_PYTHON=1``), the install still works, as pure Python, and says so once.
    ``pip install -e .`` builds the extensions in place, next to the source; ``pip wheel .``
-   makes the compiled wheel for this platform.
+   makes the compiled wheel for this platform. When the in-place build is of these very
+   sources, for this Python (its record's digests match), an install (``pip install -e .``
+   again, after a change of ``pyproject.toml``) keeps it and a wheel carries its extensions,
+   instead of compiling again (``make test`` compiles once; ``TOKENS_EDU_REBUILD=1``, as
+   ``make build`` sets, compiles anyway). Before mypyc runs (about 70 s of CPU), a
+   one-line C file is compiled: without a working C compiler and Python's headers the build
+   says so at once, as pure Python.
 2. ``build_py`` copies the top-level ``cards/`` and ``lessons/`` into ``tokens_edu/_bundle/``
    so ``pip install tokens-edu`` can find its cards and serve its lessons (``tokens_edu.bundle``
    reads them with importlib.resources). An editable install copies nothing: it reads the
@@ -71,14 +77,61 @@ class BuildCompiledEngine(build_ext):
         # it finalizes (it notes each extension's file name here).
         self._config = _compiled_config()
         self._started = time.monotonic()
-        self._reason, self._mypy = self._generate()
+        self._reuse = None if self._config.pure_requested() else self._reusable_build()
+        if self._reuse is not None:
+            self._reason, self._mypy = None, self._reuse[0].get("mypy")
+        else:
+            self._reason, self._mypy = self._generate()
         super().finalize_options()
+
+    def _reusable_build(self):
+        """The in-place build next to the source, when it is of these very sources for this
+        Python: ``(record, extension files)``; None otherwise, or when ``TOKENS_EDU_REBUILD`` is
+        set (``make build``)."""
+        config = self._config
+        if os.environ.get("TOKENS_EDU_REBUILD", "").strip() not in ("", "0"):
+            return None
+        record = config.read_record()
+        reason, _stale = config.problem(record)
+        if reason is not None:
+            return None
+        files = [config._extension_of(name) for name in (*config.MODULES, config.GROUP + "__mypyc")]
+        if any(path is None for path in files):
+            return None
+        return record, files
+
+    @staticmethod
+    def _c_compiler_problem():
+        """Why no C extension can be built here (no compiler, no Python.h), or None: a one-line C
+        file that includes Python.h is compiled with the compiler setuptools would use (``CC``)."""
+        import sysconfig
+        import tempfile
+
+        try:
+            from setuptools._distutils.ccompiler import new_compiler
+            from setuptools._distutils.sysconfig import customize_compiler
+        except ImportError:  # pragma: no cover - an old setuptools: let the real build find out
+            return None
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                probe = Path(tmp) / "probe.c"
+                probe.write_text("#include <Python.h>\nint tokens_edu_probe(void) { return 0; }\n")
+                compiler = new_compiler()
+                customize_compiler(compiler)
+                compiler.compile([str(probe)], output_dir=tmp, include_dirs=[sysconfig.get_paths()["include"]])
+        except Exception as e:  # CompileError, no compiler at all...
+            return ("there was no working C compiler (gcc or cc, and Python's headers, e.g. Debian's "
+                    f"python3-dev) when tokens-edu was installed ({type(e).__name__}: {str(e)[:200]})")
+        return None
 
     def _generate(self):
         """Run mypyc over the engine core's sources: (reason it can't, mypy version)."""
         config = self._config
         if config.pure_requested():
             return f"{config.PURE_ENV} was set when tokens-edu was installed", None
+        problem = self._c_compiler_problem()
+        if problem is not None:
+            return problem, None
         try:
             import mypy.version
             from mypyc.build import mypycify
@@ -101,6 +154,24 @@ class BuildCompiledEngine(build_ext):
     def run(self):
         config, reason = self._config, self._reason
         in_place = bool(self.inplace or getattr(self, "editable_mode", False))
+        if reason is None and self._reuse is not None:
+            record, files = self._reuse
+            if in_place:  # already there, and of these very sources: nothing to do
+                print(f"tokens-edu: the engine core is already compiled from these sources (mypyc {self._mypy}, "
+                      f"{len(config.MODULES)} modules; TOKENS_EDU_REBUILD=1 compiles again)", file=sys.stderr)
+                return
+            if self.build_lib:
+                for path in files:  # the in-place build's extensions, into the wheel
+                    dest = Path(self.build_lib) / path.relative_to(ROOT)
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(path, dest)
+            for folder in ([Path(self.build_lib) / "tokens_edu"] if self.build_lib else []):
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / config.RECORD).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+            print(f"tokens-edu: the engine core compiled in place (mypyc {self._mypy}, {len(config.MODULES)} modules) "
+                  "is of these very sources: the wheel carries it (TOKENS_EDU_REBUILD=1 compiles again)",
+                  file=sys.stderr)
+            return
         if reason is None:
             try:
                 super().run()

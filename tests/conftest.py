@@ -10,7 +10,9 @@ share are in ``tests/support/`` (on ``sys.path`` from here, so a test says ``fro
 - ``hub``: starts a real JupyterHub (``tests/project/test_hub.py``);
 - ``slow``: starts servers, builds packages or runs notebooks (marked in the module).
 
-``make test-fast`` runs ``-m "not browser and not postgres and not hub and not slow"``.
+``make test-fast`` runs ``-m "not browser and not postgres and not hub and not slow"``. A test
+that needs a missing tool (Chromium, PostgreSQL, configurable-http-proxy, axe-core) fails with
+the command that installs it (``tests/support/needs.py``); nothing is skipped.
 """
 
 from __future__ import annotations
@@ -25,14 +27,41 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 
 
 
+#: Fixture scopes shared by several tests of a module: a server, a browser, a build.
+SHARED_SCOPES = ("module", "class", "package")
+
+
+def _shares_a_fixture(item) -> bool:
+    """True when ``item`` uses a fixture made once for its module (or class, or package)."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    for name in getattr(item, "fixturenames", ()):
+        defs = info.name2fixturedefs.get(name)
+        if defs and str(getattr(defs[-1], "scope", "")) in SHARED_SCOPES:
+            return True
+    return False
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
-    """Mark each test ``browser`` or ``postgres`` by the shared fixtures it uses."""
+    """Mark each test ``browser`` or ``postgres`` by the shared fixtures it uses.
+
+    Under pytest-xdist (``make test``: ``-n auto --dist loadgroup``), a test that uses a fixture
+    made once per module (a server, a browser, a build) joins its module's ``xdist_group``, so
+    the module's tests run on one worker and the fixture is made once; the other tests are
+    spread one by one. A module that must run alone for another reason says
+    ``pytestmark = pytest.mark.xdist_group("...")`` itself.
+    """
+    grouping = config.pluginmanager.hasplugin("xdist")
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if "browser" in fixtures:
             item.add_marker(pytest.mark.browser)
         if "postgres" in fixtures:
             item.add_marker(pytest.mark.postgres)
+        if grouping and item.get_closest_marker("xdist_group") is None and _shares_a_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,6 @@ higher one at import time) and warns the same way.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.util
 import sys
 import warnings
@@ -89,8 +88,11 @@ def _caller_stacklevel() -> int:
     return level
 
 
-class _Alias(importlib.abc.Loader):
-    """Loads an old name as its new module (the same module object, not a copy)."""
+class _Alias:
+    """Loads an old name as its new module (the same module object, not a copy). A loader as
+    the import system reads one (``create_module``, ``exec_module``): it does not subclass
+    ``importlib.abc.Loader``, whose import loads ``importlib.resources`` and ``tempfile``
+    (a start-up cost of every command, issue 31)."""
 
     def __init__(self, new: str):
         self.new = new
@@ -107,8 +109,8 @@ class _Alias(importlib.abc.Loader):
         sys.modules[old] = importlib.import_module(self.new)
 
 
-class _MovedFinder(importlib.abc.MetaPathFinder):
-    """Answers the old module names of :data:`MOVED`."""
+class _MovedFinder:
+    """Answers the old module names of :data:`MOVED` (a meta path finder: ``find_spec``)."""
 
     def find_spec(self, fullname, path=None, target=None):
         new = MOVED.get(fullname)

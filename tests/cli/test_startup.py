@@ -91,6 +91,37 @@ def test_simulate_loads_the_engine_but_no_pandas_store_or_server(tmp_path):
     assert (tmp_path / "g.csv").read_text().startswith("game,seed,deck0,deck1")
 
 
+def test_simulate_in_one_process_loads_only_what_it_plays_with():
+    """Issue 31 part 2: one game in this process needs the engine, GreedyBot and the table's
+    sums; not the other bots, matches, tournaments or training, nor the process
+    pool (loaded only when other processes play)."""
+    loaded = _modules_after("from tokens_edu.cli import main; "
+                            "main(['simulate', 'Green-Blue', 'Black-Red', '-n', '1', '--no-progress'])")
+    assert {"tokens_edu.players.bots", "tokens_edu.lab.simulation"} <= loaded
+    unused = {"tokens_edu.players.search", "tokens_edu.players.learning", "tokens_edu.players.match",
+              "tokens_edu.lab.tournaments", "tokens_edu.lab.training", "tokens_edu.game.replay",
+              "concurrent.futures.process", "multiprocessing", "importlib.abc"}
+    assert sorted(unused & loaded) == []
+
+
+def test_a_package_s_names_load_their_module_when_read():
+    """``tokens_edu.players``, ``.lab``, ``.game`` and ``.content`` name their modules' public
+    names lazily (``tokens_edu/_lazy.py``): each name is its module's own object, and a
+    submodule read as an attribute loads too."""
+    import importlib
+
+    for package in ("tokens_edu.players", "tokens_edu.lab", "tokens_edu.game", "tokens_edu.content"):
+        pkg = importlib.import_module(package)
+        assert set(pkg._LAZY) == set(pkg.__all__), package
+        for name, module in pkg._LAZY.items():
+            assert getattr(pkg, name) is getattr(importlib.import_module(f"{package}.{module}"), name)
+        assert set(pkg.__all__) <= set(dir(pkg))
+        with pytest.raises(AttributeError):
+            getattr(pkg, "no_such_name")
+    loaded = _modules_after("import tokens_edu.players as p; p.search.SearchBot")
+    assert "tokens_edu.players.search" in loaded
+
+
 def test_a_command_s_help_loads_only_that_command():
     loaded = _modules_after("from tokens_edu.cli import main; main(['simulate', '--help'])")
     assert "tokens_edu.cli.simulate" in loaded

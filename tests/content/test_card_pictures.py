@@ -110,13 +110,15 @@ def test_card_picture_is_in_the_cards_colour_and_hidden_from_screen_readers(card
     assert root.attrib["stroke"] == ink and root.attrib["aria-hidden"] == "true"
     assert root.attrib["data-icon"] == card.icon and root.attrib["class"] == "tk-picture"
     assert root.attrib["width"] == root.attrib["height"] == "100%"
+    assert root.attrib["style"] == "width:100%;height:100%"  # a page's "svg { height: auto }" cannot crop it
     assert "currentColor" not in out and "class=\"icon" not in out
     source = ET.parse(ICONS / f"{card.icon}.svg").getroot()
     visible = [p.attrib["d"] for p in source if not (p.get("fill") == "none" and p.get("stroke") == "none")]
     assert [p.attrib["d"] for p in root] == visible  # the whole drawing, less the set's empty frame
     assert all(p.get("fill", ink) in (ink, "none") for p in root)
     _check_svg_file(out.replace(f'"{ink}"', '"currentColor"').replace(' class="tk-picture"', "")
-                    .replace(f' data-icon="{card.icon}"', "").replace(' aria-hidden="true" focusable="false"', ""))
+                    .replace(f' data-icon="{card.icon}"', "").replace(' aria-hidden="true" focusable="false"', "")
+                    .replace(' style="width:100%;height:100%"', ""))
 
 
 def test_a_labelled_picture_is_an_image_with_a_name():

@@ -139,3 +139,23 @@ def test_every_legal_action_is_explained_as_legal_and_others_are_refused(seed):
             assert game.state_key() == key
             assert "is legal" not in game.explain(text)
         game.apply(bot.choose(game))
+
+
+@pytest.mark.parametrize("offset", [0, 30, 55, 61, 100, 150])
+def test_one_move_per_name_whatever_the_name_numbers(offset):
+    """A hand offers one move per card name (``rules.first_of_each_name``), whatever numbers
+    the names got (they are numbered as first seen, so a session that met many cards has large
+    ones): the first card of each name, in order. (A compiled version with machine-integer
+    bits once dropped names numbered above 38.)"""
+    from tokens_edu.engine.rules import first_of_each_name
+
+    game = Game.new(DECKS[0], DECKS[1], seed=1)
+    s = game._s
+    n = len(s.name_id)
+    r = random.Random(offset)
+    s.name_id = tuple(offset + r.randrange(n // 2) for _ in range(n))
+    for _ in range(200):
+        ids = r.sample(range(n), r.randrange(1, 12))
+        seen: set[int] = set()
+        expected = [x for x in ids if not (s.name_id[x] in seen or seen.add(s.name_id[x]))]
+        assert first_of_each_name(s, ids) == expected

@@ -313,11 +313,9 @@ def test_a_bot_the_other_processes_cannot_find_gets_plain_advice(monkeypatch):
     import multiprocessing
     import sys
 
-    from tokens_edu.lab import simulation
-
     ghost = type("GhostBot", (GreedyBot,), {"__module__": "__main__"})
     monkeypatch.setattr(sys.modules["__main__"], "GhostBot", ghost, raising=False)
-    monkeypatch.setattr(simulation.cf, "ProcessPoolExecutor",
+    monkeypatch.setattr(cf, "ProcessPoolExecutor",  # (simulation imports it when other processes play)
                         functools.partial(cf.ProcessPoolExecutor, mp_context=multiprocessing.get_context("spawn")))
     with pytest.raises(ValueError, match="could not run in other processes.*processes=1"):
         simulate(GB, BR, 2, bots=(ghost, "greedy"), processes=2, turn_limit=3, progress=False)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from teacher_helpers import chromium_or_skip, free_port, launch, only_loopback
+from teacher_helpers import need_chromium, free_port, launch, only_loopback
 from pages import VIEWPORT
 
 pytestmark = pytest.mark.browser
@@ -47,7 +47,7 @@ def notebook(path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    chromium_or_skip()
+    need_chromium()
     folder = tmp_path_factory.mktemp("lab")
     notebook(folder / "table.ipynb")
     port = free_port()

@@ -19,7 +19,7 @@ import pytest
 from axe import counts, describe, run_axe, serious
 from pages import Server, VIEWPORT
 from playwright.sync_api import expect
-from teacher_helpers import chromium_or_skip
+from teacher_helpers import need_chromium
 
 from tokens_edu.store import Stores
 
@@ -31,7 +31,7 @@ MAX_SCREENS = 6
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    chromium_or_skip()  # before starting a server for nothing
+    need_chromium()  # before starting a server for nothing
     tmp_path = tmp_path_factory.mktemp("language-browser")
     data = tmp_path / "data"
     data.mkdir()
@@ -86,7 +86,7 @@ def test_lesson_12_by_clicking(server, browser):
     page.set_default_timeout(90_000)
     try:
         page.goto(f"{server.url}/voila/render/{LESSON}.ipynb?student=test", wait_until="commit")
-        page.wait_for_selector(".tokens-discuss-answer textarea >> nth=-1", state="attached")
+        page.locator(".tokens-discuss-answer textarea >> nth=-1").first.wait_for(state="attached")
         expect(page.locator(".tokens-lm-chips").first).to_be_visible()
         screens = page_length(page)
         print(f"lesson 12: {screens:.2f} screens of 768 px")

@@ -18,7 +18,7 @@ Chromium is missing.
 from __future__ import annotations
 
 import pytest
-from teacher_helpers import chromium_or_skip, only_loopback
+from teacher_helpers import need_chromium, only_loopback
 from pages import Server, VIEWPORT, frame_texts, page_data, table_states
 
 from tokens_edu.session.journal import Journal
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    chromium_or_skip()  # before starting a server for nothing
+    need_chromium()  # before starting a server for nothing
     tmp_path = tmp_path_factory.mktemp("learning-browser")
     data = tmp_path / "data"
     data.mkdir()
@@ -53,7 +53,7 @@ def open_page(browser, server, lesson: str, student: str = "test", frames: list 
         page.on("websocket", lambda ws: ws.on("framereceived", lambda p: frames.append(frame_texts(p))))
     page.set_default_timeout(90_000)
     page.goto(f"{server.url}/voila/render/{lesson}.ipynb?student={student}", wait_until="commit")
-    page.wait_for_selector(".tokens-discuss-answer textarea >> nth=-1", state="attached")
+    page.locator(".tokens-discuss-answer textarea >> nth=-1").first.wait_for(state="attached")
     assert "There was an error" not in page.content()
     return context, page
 

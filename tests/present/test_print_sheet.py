@@ -9,6 +9,7 @@ import shutil
 from html.parser import HTMLParser
 
 import pytest
+from needs import need
 
 from tokens_edu import Deck, DeckError, load_cards, print_sheet, starter_decks
 
@@ -127,11 +128,12 @@ def test_bad_path_or_paper_writes_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.skipif(not shutil.which(CHROMIUM) and not os.environ.get("CI"), reason="needs Chromium to print (in CI it must run)")
 @pytest.mark.browser
 def test_chromium_prints_3_pages_with_9_cards_each_at_real_size(tmp_path):
     """Print the 25-card sheet to PDF in a real browser: 3 pages, cards 63 x 88 mm in a 3 x 3 grid."""
     from playwright.sync_api import sync_playwright
+
+    need(bool(shutil.which(CHROMIUM)), f"Chromium is not at {CHROMIUM} (Debian's chromium package)")
 
     path = print_sheet(deck_of(25), tmp_path / "deck.html")
     with sync_playwright() as p:

@@ -11,10 +11,11 @@ import shutil
 from html.parser import HTMLParser
 
 import pytest
+from needs import need
 
 from tokens_edu import card_picture, load_cards, render_card
 from tokens_edu.content.cards import COLOR_THEMES, PICTURE_COLORS
-from tokens_edu.present.render import COLOR_STYLES, card_aria_label
+from tokens_edu.present.render import COLOR_STYLES, SCREEN_SCALE, card_aria_label
 from tokens_edu.present.table import card_face, table_pictures
 
 POOL = load_cards()
@@ -279,34 +280,58 @@ def test_bad_input_is_refused_plainly():
 
 def test_card_shows_itself_in_a_notebook():
     card = POOL["Transformer"]
-    assert card._repr_html_() == render_card(card)
+    assert card._repr_html_() == render_card(card, scale=SCREEN_SCALE)  # 12 px text or more
 
 
-@pytest.mark.skipif(not shutil.which(CHROMIUM) and not os.environ.get("CI"), reason="needs Chromium for a real layout check (in CI it must run)")
 @pytest.mark.browser
 def test_no_card_text_overflows_in_a_real_browser():
-    """Every card's texts fit its 63 x 88 mm frame in Chromium (nothing cut off)."""
+    """Every card's texts fit its 63 x 88 mm frame in Chromium (nothing cut off), on paper (scale
+    1) and on a screen (:data:`SCREEN_SCALE`, where no text is under 12 px); every picture is
+    whole in its box and the Token pips are inside the card, even under a page rule that sets
+    every svg's height to auto (JupyterLab's and Voila's, which once cropped Transformer's)."""
     from playwright.sync_api import sync_playwright
 
-    page_html = '<!DOCTYPE html><meta charset="utf-8"><body>' + "".join(render_card(c) for c in CARDS)
+    need(bool(shutil.which(CHROMIUM)), f"Chromium is not at {CHROMIUM} (Debian's chromium package)")
+
+    measure = """() => [...document.querySelectorAll('.tk-card')].map(c => {
+        const t = c.querySelector('.tk-text'), n = c.querySelector('.tk-name');
+        const r = c.getBoundingClientRect(), art = c.querySelector('.tk-art').getBoundingClientRect();
+        const pic = c.querySelector('.tk-art svg').getBoundingClientRect();
+        const pips = c.querySelector('.tk-tokens');
+        const p = pips ? pips.getBoundingClientRect() : r;
+        let small = 99;
+        const walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+        for (let x = walk.nextNode(); x; x = walk.nextNode()) {
+            if (x.textContent.trim()) small = Math.min(small, parseFloat(getComputedStyle(x.parentElement).fontSize));
+        }
+        return {name: c.dataset.card, text: t.scrollHeight - t.clientHeight,
+                nameW: n.scrollWidth - n.clientWidth, nameH: n.scrollHeight - n.clientHeight,
+                w: r.width, h: r.height, small,
+                picture: pic.top >= art.top - 0.5 && pic.bottom <= art.bottom + 0.5 && pic.left >= art.left - 0.5 && pic.right <= art.right + 0.5,
+                pips: p.left >= r.left && p.right <= r.right && p.top >= r.top && p.bottom <= r.bottom};
+    })"""
+    found = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
         try:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
-            page.set_content(page_html)
-            res = page.evaluate("""() => [...document.querySelectorAll('.tk-card')].map(c => {
-                const t = c.querySelector('.tk-text'), n = c.querySelector('.tk-name');
-                const r = c.getBoundingClientRect();
-                return {name: c.dataset.card, text: t.scrollHeight - t.clientHeight,
-                        nameW: n.scrollWidth - n.clientWidth, nameH: n.scrollHeight - n.clientHeight,
-                        w: r.width, h: r.height};
-            })""")
+            for scale in (1, SCREEN_SCALE):
+                page.set_content('<!DOCTYPE html><meta charset="utf-8"><style>svg { max-width: 100%; height: auto; }'
+                                 '</style><body>' + "".join(render_card(c, scale=scale) for c in CARDS))
+                found[scale] = page.evaluate(measure)
         finally:
             browser.close()
-    assert len(res) == 70
-    over = [r["name"] for r in res if r["text"] > 0 or r["nameW"] > 0 or r["nameH"] > 0]
-    assert not over, f"text cut off on: {over}"
     px_per_mm = 96 / 25.4
-    for r in res:
-        assert r["w"] == pytest.approx(63 * px_per_mm, abs=1) and r["h"] == pytest.approx(88 * px_per_mm, abs=1)
+    for scale, res in found.items():
+        assert len(res) == 70
+        over = [r["name"] for r in res if r["text"] > 0 or r["nameW"] > 0 or r["nameH"] > 0]
+        assert not over, f"text cut off at scale {scale} on: {over}"
+        assert all(r["picture"] for r in res), [r["name"] for r in res if not r["picture"]]
+        assert all(r["pips"] for r in res), [r["name"] for r in res if not r["pips"]]
+        for r in res:
+            assert r["w"] == pytest.approx(63 * px_per_mm * scale, abs=1)
+            assert r["h"] == pytest.approx(88 * px_per_mm * scale, abs=1)
+    smallest = min(r["small"] for r in found[SCREEN_SCALE])
+    print(f"smallest card text: {min(r['small'] for r in found[1]):.1f} px on paper, {smallest:.1f} px on a screen")
+    assert smallest >= 12, [(r["name"], r["small"]) for r in found[SCREEN_SCALE] if r["small"] < 12]

@@ -4,7 +4,9 @@ A copy of this checkout is built into a wheel (``pip wheel .``, as a school's se
 install it) with ``CC=false``: a C compiler that always fails, as on a machine without gcc.
 The build must succeed, say once why the engine is pure Python, and leave a wheel without
 extension modules whose build record says why; imported, that package runs the pure engine
-and says nothing more (no warning: a pure install is not a stale build).
+and says nothing more (no warning: a pure install is not a stale build). setup.py tries the
+compiler on a one-line C file before mypyc's type check, so this build takes seconds, not the
+minutes of a compile.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import pytest
 
 from tokens_edu import _compiled
 
-pytestmark = pytest.mark.slow
+# slow; one worker for both modules that build wheels from this checkout (its build/ folder)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("checkout-build")]
 
 ROOT = Path(__file__).resolve().parents[2]
 SAID = "the engine is installed as pure Python, because"

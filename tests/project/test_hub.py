@@ -5,7 +5,7 @@ the teacher dashboard.
 
 Parts: PostgreSQL (the ``postgres`` fixture), configurable-http-proxy from npm, JupyterHub,
 jupyter-server-proxy and jupyterhub-idle-culler (``pip install 'tokens-edu[hub]'``), Chromium.
-``.ci/run`` installs them; with CI set, a missing part fails these tests.
+``deploy/install-test-needs.sh`` installs them; a missing part fails these tests.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def _login(browser, hub, name):
 
 def _open_lesson(page, hub, name, query=""):
     page.goto(f"{hub.url}/user/{name}/voila/render/{LESSON}{query}", timeout=120_000)
-    page.wait_for_selector(".tokens-discuss-answer textarea", timeout=120_000)
+    page.locator(".tokens-discuss-answer textarea").first.wait_for(timeout=120_000)
     return page
 
 

@@ -25,7 +25,8 @@ import pytest
 
 from tokens_edu.store import migrate
 
-pytestmark = pytest.mark.slow
+# slow; one worker for both modules that build wheels from this checkout (its build/ folder)
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("checkout-build")]
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = "vnd.voila.cell-output+json"
@@ -177,19 +178,24 @@ def compiled_wheel(tmp_path_factory) -> Path:
     """``pip wheel --no-deps .`` without TOKENS_EDU_PURE_PYTHON: the wheel for this computer."""
     out = tmp_path_factory.mktemp("compiled-wheel")
     env = {k: v for k, v in os.environ.items() if k != "TOKENS_EDU_PURE_PYTHON"}
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-w", str(out),
-          str(ROOT)], cwd=ROOT, env=env, timeout=1500)
+    built = _run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--disable-pip-version-check", "-w",
+                  str(out), str(ROOT)], cwd=ROOT, env=env, timeout=1500)
     wheels = list(out.glob("tokens_edu-*.whl"))
     assert len(wheels) == 1, wheels
+    from tokens_edu import _compiled
+
+    if _compiled.problem(_compiled.read_record())[0] is None:  # the in-place build is current: reused
+        assert "is of these very sources: the wheel carries it" in built.stdout + built.stderr
     return wheels[0]
 
 
 def test_the_wheel_is_compiled_for_this_platform_and_runs_compiled(compiled_wheel, fresh):
-    """pip wheel . compiles the engine core with mypyc (issue 22): the wheel is for this Python
-    and platform, carries an extension module per compiled module, its sources (the pure
-    fallback) and the build record; installed, the compiled engine runs, and
-    TOKENS_EDU_PURE_PYTHON=1 gives the source. (Where no C compiler is, the wheel is pure and
-    says why in its record.)"""
+    """pip wheel . makes the compiled engine core (issue 22): the wheel is for this Python and
+    platform, carries an extension module per compiled module, its sources (the pure fallback)
+    and the build record; installed, the compiled engine runs, and TOKENS_EDU_PURE_PYTHON=1
+    gives the source. (Where no C compiler is, the wheel is pure and says why in its record.)
+    When the checkout's in-place build (``make test`` compiled it) is of these very sources,
+    the wheel carries it instead of compiling again, and says so."""
     import importlib.machinery
     import json
     import shutil

@@ -108,7 +108,7 @@ def test_the_readme_is_read_in_two_minutes():
 def test_every_link_and_path_in_the_readme_exists():
     """Each Markdown link, and each `docs/...`, `tests/...` or `cards/...` path the README names, is a file."""
     targets = set(re.findall(r"\]\(([^)#]+)\)", README))
-    targets |= set(re.findall(r"`((?:docs|tests|cards|lessons|benchmarks)/[^`\s]+)`", README))
+    targets |= set(re.findall(r"`((?:docs|tests|cards|lessons|benchmarks|deploy)/[^`\s]+)`", README))
     assert len(targets) >= 8, targets
     for target in sorted(targets):
         assert (ROOT / target).exists(), f"the README names {target}, which is not there"

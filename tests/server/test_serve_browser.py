@@ -22,8 +22,9 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from playwright.sync_api import expect
 
-from teacher_helpers import LAUNCH_ARGS, chromium_or_skip
+from teacher_helpers import LAUNCH_ARGS, need_chromium
 from serving import Serve
 
 pytestmark = pytest.mark.browser
@@ -43,7 +44,7 @@ def only_loopback(route) -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    chromium_or_skip()
+    need_chromium()
     tmp = tmp_path_factory.mktemp("serve-browser")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     for var in ("JUPYTERHUB_USER", "TOKENS_EDU_DB_URL"):
@@ -63,7 +64,7 @@ def browser(server):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_or_skip(), args=LAUNCH_ARGS)
+        b = p.chromium.launch(executable_path=need_chromium(), args=LAUNCH_ARGS)
         b.outside = []  # every request for another computer, over the whole module
         try:
             yield b
@@ -136,15 +137,14 @@ def test_save_confirms_drafts_come_back_and_leaving_asks_first(server, page):
     status = box.locator(".tokens-discuss-status")
     text.fill("Chatbots guess the next word.")
     box.locator("button.tokens-discuss-save").click()
-    page.wait_for_function("el => el.textContent.includes('Saved')", arg=status.element_handle())
+    expect(status).to_contain_text("Saved", timeout=60_000)
     assert re.search(r"Saved at \d\d:\d\d:\d\d\. Well done, dana!", status.inner_text())
     assert "tokens-discuss-saved" in box.locator(".tokens-discuss-write").get_attribute("class")
     assert "Saved" in box.locator("button.tokens-discuss-save").inner_text()
     # more words, not saved: a draft is kept a moment after typing stops
     text.fill("Chatbots guess the next word. They have read a lot.")
     note = box.locator(".tokens-discuss-note")
-    page.wait_for_function("el => el.textContent.includes('Draft kept')", arg=note.element_handle(),
-                           timeout=15_000)
+    expect(note).to_contain_text("Draft kept", timeout=15_000)
     assert "tokens-discuss-draft" in box.locator(".tokens-discuss-write").get_attribute("class")
     before = kernel_of(page)
     page.reload(wait_until="commit")  # unsaved text: the page asks first (accepted here)
@@ -207,7 +207,7 @@ def test_staying_on_the_page_keeps_it_working(server, browser):
         assert kernel in server.kernels() and kernel_of(pg) == kernel
         box.locator("button.tokens-discuss-save").click()
         status = box.locator(".tokens-discuss-status")
-        pg.wait_for_function("el => el.textContent.includes('Saved')", arg=status.element_handle())
+        expect(status).to_contain_text("Saved", timeout=60_000)
         assert pg.locator(".tokens-lost-contact").count() == 0
     finally:
         context.close()
@@ -240,8 +240,7 @@ def test_a_busy_kernel_is_not_called_lost(server, page):
     box.locator(".tokens-discuss-answer textarea").fill("after the long cell")
     box.locator("button.tokens-discuss-save").click()
     status = box.locator(".tokens-discuss-status")
-    page.wait_for_function("el => el.textContent.includes('Saved')", arg=status.element_handle(),
-                           timeout=30_000)
+    expect(status).to_contain_text("Saved", timeout=30_000)
     assert page.locator(".tokens-lost-contact").count() == 0
 
 

@@ -2,9 +2,9 @@
 browser test: the lessons' pages, the teacher's dashboard and ``benchmarks/browser_latency.py``.
 
 axe.min.js is found at ``$TOKENS_EDU_AXE``, else in ``tests/node_modules`` (``npm ci --prefix
-tests``: ``tests/package.json`` and its lock pin the version; ``.ci/run`` does it), else in npm's
+tests``: ``tests/package.json`` and its lock pin the version; ``deploy/install-test-needs.sh`` does it), else in npm's
 global folder (``npm install -g axe-core``). Nothing is loaded from a CDN. Like Chromium, a
-missing axe-core fails a test when ``CI`` is set and skips it elsewhere. The script is run with
+missing axe-core fails the test, naming the command that installs it (``needs.missing``). The script is run with
 Playwright's ``evaluate`` (the DevTools protocol), which a page's Content-Security-Policy (the
 dashboard's blocks inline scripts) does not block, unlike an added ``<script>`` tag::
 
@@ -57,21 +57,18 @@ def _read(path: str) -> str:
     return Path(path).read_text(encoding="utf-8")
 
 
-def axe_source(required: bool | None = None) -> str:
-    """The text of axe.min.js. Missing: skip the calling test locally, fail it in CI
-    (``required`` defaults to whether ``CI`` is set); outside pytest, raise FileNotFoundError."""
+def axe_source() -> str:
+    """The text of axe.min.js. Missing: fail the calling test, naming the command that installs
+    it (``needs.missing``); outside pytest, raise FileNotFoundError."""
     path = axe_path()
     if path is not None and path.is_file():
         return _read(str(path))
-    message = "axe-core is not installed: run `npm ci --prefix tests` (or set TOKENS_EDU_AXE)."
+    message = "axe-core is not installed (`npm ci --prefix tests`, or set TOKENS_EDU_AXE)"
     try:
-        import pytest
-    except ImportError:  # pragma: no cover
+        from needs import missing
+    except ImportError:  # pragma: no cover - outside the test suite
         raise FileNotFoundError(message) from None
-    if required if required is not None else bool(os.environ.get("CI")):
-        pytest.fail(message + " The accessibility checks must run in CI.")
-    pytest.skip(message)
-    raise AssertionError("unreachable")  # pragma: no cover
+    missing(message)
 
 
 axe_script = axe_source  # the dashboard tests' name for it

@@ -5,7 +5,7 @@ The school's config is loaded as is; a small config on top swaps only what a tes
 cannot have: the DummyAuthenticator (any password; the Hub's own test authenticator) and
 the SimpleLocalProcessSpawner (every student's server runs as this Unix user, in a home folder
 of its own), free ports, and a throwaway Hub database. The proxy is configurable-http-proxy
-from npm (``.ci/run`` installs it). Answers go to the PostgreSQL server given.
+from npm (``deploy/install-test-needs.sh`` installs it). Answers go to the PostgreSQL server given.
 """
 
 from __future__ import annotations

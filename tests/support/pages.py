@@ -193,6 +193,8 @@ def student_and_computer_decks() -> tuple[int, int]:
 #: What the simple student of the browser tests and benchmarks/browser_latency.py wants, in order:
 #: (the words of the move, the kind of move on a card's buttons).
 WANTS = (("Run a Task", "task"), ("Deploy", "deploy"), ("Audit", "audit"), ("Train", "train"))
+#: The letter that takes the focus to the next move of a kind (table.js LETTER_KINDS, the Keys note).
+LETTERS = {"task": "t", "deploy": "d", "train": "r", "audit": "a", "use": "u"}
 TABLE = ".tokens-game .tokens-table"
 
 
@@ -213,6 +215,7 @@ def student_move(page, click=None, root: str = TABLE, press: str = "click") -> t
     if click is None:
         def click(selector: str) -> None:
             click_and_wait(page, page.locator(selector).first, root.split(" ")[0], press=press)
+    page.evaluate(SETTLED, root.split(" ")[0])  # decide on a table that waits for the student, not mid-redraw
     table = page.locator(root)
     loose = table.locator(".tt-panel .tt-loose")
     if loose.count():
@@ -280,10 +283,11 @@ def _keys_to(page, selector: str, root: str) -> int:
 
 
 def keyboard_move(page, root: str = TABLE) -> tuple[str, int]:
-    """The simple student of :func:`student_move`, with the keyboard only: the arrow keys (or
-    Home / End) to the move it wants, then Enter; a move with several targets: Enter on the
-    move, then Enter on the target (the focus goes to the first target). Returns ``(what it
-    did, key presses used)``. The focus must be on the table (it is after Start and every move)."""
+    """The simple student of :func:`student_move`, with the keyboard only: the move's letter
+    (T, D, R, A: the Keys note) to a move on a card, the arrow keys (or Home / End) to a move
+    beside the table, then Enter; a move with several targets: Enter on the move, then Enter
+    on the target (the focus goes to the first target). Returns ``(what it did, key presses
+    used)``. The focus must be on the table (it is after Start and every move)."""
     game = root.split(" ")[0]
     table = page.locator(root)
 
@@ -293,6 +297,7 @@ def keyboard_move(page, root: str = TABLE) -> tuple[str, int]:
         wait_tick(page, before, game)
         page.evaluate(SETTLED, game)
 
+    page.evaluate(SETTLED, game)  # decide on a table that waits for the student, not mid-redraw
     loose = table.locator(".tt-panel .tt-loose")
     if loose.count():  # keep this hand, go first, a card's choice
         texts = [t.strip() for t in loose.all_inner_texts()]
@@ -306,8 +311,15 @@ def keyboard_move(page, root: str = TABLE) -> tuple[str, int]:
             continue
         first = buttons.first
         cls = first.get_attribute("class") or ""
-        keys = _keys_to(page, f".tt-moves .tt-quick-{kind}[data-i='{first.get_attribute('data-i')}']"
-                        if first.get_attribute("data-i") else f".tt-moves .tt-quick-{kind}", root)
+        if page.evaluate("k => !!(document.activeElement && document.activeElement.matches('.tt-moves .tt-quick-' + k))", kind):
+            keys = 0  # the focus is on a move of this kind already (after a move: the first move)
+            cls = page.evaluate("() => document.activeElement.className")
+        else:  # its letter (the Keys note): T, D, R, A take the focus to the next move of that kind
+            page.keyboard.press(LETTERS[kind])
+            keys = 1
+            assert page.evaluate("k => document.activeElement.matches('.tt-moves .tt-quick-' + k)", kind), \
+                f"{LETTERS[kind]} did not reach a {kind} move"
+            cls = page.evaluate("() => document.activeElement.className")
         if "tt-quick-aim" in cls or "tt-quick-more" in cls:  # then the first target / way to pay
             page.keyboard.press("Enter")
             sel = ".tt-target" if "tt-quick-aim" in cls else f".tt-panel .tt-verb.tokens-action-{kind}"

@@ -2,15 +2,14 @@
 
 ``PostgresServer.start()`` makes a new data directory in a temporary folder, starts
 ``postgres`` on a free port of 127.0.0.1 (password logins only over TCP; the Unix socket lives in
-the data directory), and ``stop()`` stops it and deletes the folder. ``.ci/run`` installs
+the data directory), and ``stop()`` stops it and deletes the folder. ``deploy/install-test-needs.sh`` installs
 Debian's ``postgresql`` package when it is missing; the binaries are found in
 ``TOKENS_EDU_PG_BINDIR``, on ``PATH``, or in ``/usr/lib/postgresql/<version>/bin``.
 
 PostgreSQL refuses to run as root, so as root (CI) the server runs as the ``postgres`` user
 that the Debian package makes.
 
-When CI is set, a missing part fails the test; on a developer's machine it skips it (see
-:func:`need`).
+A missing part fails the test, naming the command that installs it (see :func:`need`).
 """
 
 from __future__ import annotations
@@ -27,18 +26,15 @@ import time
 from pathlib import Path
 
 import pytest
+from needs import missing
 
 SUPERUSER = "postgres"
 
 
 def need(ok: bool, what: str) -> None:
-    """Fail (CI set) or skip (elsewhere) the test when a part it needs is missing."""
-    if ok:
-        return
-    message = f"{what} (.ci/run installs it; on Debian: apt-get install postgresql)"
-    if os.environ.get("CI"):
-        pytest.fail(f"CI is set and a part is missing: {message}", pytrace=False)
-    pytest.skip(message)
+    """Fail the test when a part it needs is missing, naming the command (``needs.missing``)."""
+    if not ok:
+        missing(what)
 
 
 def find_bindir() -> Path | None:

@@ -4,7 +4,7 @@ sends is kept in ``window.__sent``. For quick browser tests of the drawing (face
 the cards, focus, keys) and for screenshots while designing.
 
     html = table_page([view.table.state], palette, pictures)
-    page.set_content(html); page.wait_for_selector(".tokens-table .tt-side-bottom")
+    page.set_content(html); page.locator(".tokens-table .tt-side-bottom").first.wait_for()
     page.evaluate("s => window.__setState(s)", new_state)   # the kernel's next drawing
 """
 

@@ -2,8 +2,7 @@
 
 Tests import this as ``from teacher_helpers import ...`` (pytest puts ``tests/`` on
 ``sys.path``). Chromium is Debian's (``/usr/bin/chromium``, or ``TOKENS_EDU_CHROMIUM``); a test
-that needs it fails when the environment variable ``CI`` is set and it is missing, and is
-skipped only on a developer's machine without it.
+that needs it fails when it is missing, naming the command that installs it (``needs.missing``).
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from needs import missing
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("TOKENS_EDU_CHROMIUM", "/usr/bin/chromium")
@@ -28,18 +28,15 @@ LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgro
                "--disable-dev-shm-usage"]
 
 
-def chromium_or_skip() -> str:
-    """The Chromium path; skip locally when it is missing, fail in CI (env ``CI`` set)."""
+def need_chromium() -> str:
+    """The Chromium path; fail the calling test when it is missing (``needs.missing``)."""
     if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
         return CHROMIUM
-    message = f"Chromium is not at {CHROMIUM} (apt-get install -y chromium)."
-    if os.environ.get("CI"):
-        pytest.fail(message + " The browser tests must run in CI.")
-    pytest.skip(message)
+    missing(f"Chromium is not at {CHROMIUM} (Debian's chromium package)")
 
 
 def launch(playwright):
-    return playwright.chromium.launch(executable_path=chromium_or_skip(), args=LAUNCH_ARGS)
+    return playwright.chromium.launch(executable_path=need_chromium(), args=LAUNCH_ARGS)
 
 
 def only_loopback(route) -> None:

@@ -135,6 +135,12 @@ def test_the_replay_draws_the_table_and_steps(browser, site):
     try:
         board = page.locator(".replay-board")
         board.locator("*").first.wait_for()  # drawn by the lessons' table.js
+        # every card face on the replay draws its own picture, as in the lessons (issue 30)
+        faces = board.locator(".tt-card .tk-face")
+        faces.first.wait_for()
+        drawn = page.evaluate("""() => [...document.querySelectorAll('.replay-board .tt-card .tk-face')].map(f => {
+            const svg = f.querySelector('.tk-art svg'); return svg ? svg.querySelectorAll('path').length : 0; })""")
+        assert drawn and all(n >= 1 for n in drawn), drawn
         caption = page.locator(".replay-caption").inner_text()
         page.locator("button[data-go=start]").click()
         page.wait_for_function("c => document.querySelector('.replay-caption').textContent !== c", arg=caption)

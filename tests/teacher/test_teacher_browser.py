@@ -14,8 +14,9 @@ import io
 import re
 
 import pytest
+from playwright.sync_api import expect
 
-from teacher_helpers import Proc, chromium_or_skip, clean_env, free_port, only_loopback
+from teacher_helpers import Proc, clean_env, free_port, need_chromium, only_loopback
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +28,7 @@ STUDENTS = {"Zanzibar Quill": "=HYPERLINK(\"http://evil.example\",\"click\") is 
 
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory):
-    chromium_or_skip()
+    need_chromium()
     tmp = tmp_path_factory.mktemp("teacher-browser")
     data = tmp / "data"
     data.mkdir()
@@ -64,8 +65,7 @@ def save_answer(page, url: str, name: str, text: str) -> None:
     assert box.locator(".tokens-discuss-name input").input_value() == name
     box.locator(".tokens-discuss-answer textarea").fill(text)
     box.locator("button.tokens-discuss-save").click()
-    page.wait_for_function("el => el.textContent.includes('Saved')",
-                           arg=box.locator(".tokens-discuss-status").element_handle(), timeout=30_000)
+    expect(box.locator(".tokens-discuss-status")).to_contain_text("Saved", timeout=30_000)
 
 
 def test_dashboard_shows_two_students_answers_live_hides_names_on_the_wall_and_exports_safely(
@@ -78,7 +78,7 @@ def test_dashboard_shows_two_students_answers_live_hides_names_on_the_wall_and_e
         contexts.append(tctx)
         dash.goto(servers["teacher"] + f"/login?token={TOKEN}")
         assert "token" not in dash.url  # taken out of the address bar
-        dash.wait_for_selector("#live")
+        dash.locator("#live").first.wait_for()
         dash.wait_for_function("() => document.getElementById('live-status').textContent.startsWith('Live')")
         dash.evaluate("window.__sameDocument = 'yes'")  # gone if the page reloads
 
@@ -158,8 +158,7 @@ def test_with_a_roster_a_page_takes_the_name_from_the_code_and_refuses_a_classma
         assert "Saving as Roster Ana" in box.locator(".tokens-discuss-who").inner_text()
         box.locator(".tokens-discuss-answer textarea").fill("Ana's own answer")
         box.locator("button.tokens-discuss-save").click()
-        page.wait_for_function("el => el.textContent.includes('Saved')",
-                               arg=box.locator(".tokens-discuss-status").element_handle())
+        expect(box.locator(".tokens-discuss-status")).to_contain_text("Saved", timeout=60_000)
 
         ctx, page = new_page(browser)
         contexts.append(ctx)
@@ -171,22 +170,18 @@ def test_with_a_roster_a_page_takes_the_name_from_the_code_and_refuses_a_classma
         assert "Type the code" in box.locator(".tokens-discuss-who").inner_text()
         box.locator(".tokens-discuss-answer textarea").fill("pretending to be Ana")
         box.locator("button.tokens-discuss-save").click()
-        page.wait_for_function("el => el.textContent.includes('code')",
-                               arg=box.locator(".tokens-discuss-status").element_handle())
+        expect(box.locator(".tokens-discuss-status")).to_contain_text("code", timeout=60_000)
         assert "Saved" not in box.locator(".tokens-discuss-status").inner_text()
         code = box.locator(".tokens-discuss-code input")
         code.fill("WRONG9")
         code.press("Enter")
-        page.wait_for_function("el => el.textContent.includes('not on the class list')",
-                               arg=box.locator(".tokens-discuss-status").element_handle())
+        expect(box.locator(".tokens-discuss-status")).to_contain_text("not on the class list", timeout=60_000)
         code.fill(codes["Roster Bo"])
         code.press("Enter")
-        page.wait_for_function("el => el.textContent.includes('Saving as Roster Bo')",
-                               arg=box.locator(".tokens-discuss-who").element_handle())
+        expect(box.locator(".tokens-discuss-who")).to_contain_text("Saving as Roster Bo", timeout=60_000)
         box.locator(".tokens-discuss-answer textarea").fill("Bo's answer, with Bo's code")
         box.locator("button.tokens-discuss-save").click()
-        page.wait_for_function("el => el.textContent.includes('Saved')",
-                               arg=box.locator(".tokens-discuss-status").element_handle())
+        expect(box.locator(".tokens-discuss-status")).to_contain_text("Saved", timeout=60_000)
     finally:
         for ctx in contexts:
             ctx.close()

@@ -56,8 +56,8 @@ def faces(browser):
                 host.innerHTML = '<div id="printed">' + cardHtml + '</div><div class="tokens-table"><span class="tt-card">' +
                   window.__table.faceHtml(palette, face, pictures) + '</span></div>';
             }""", [render_card(card), card_face(card), palette, pictures])
-            printed = page.evaluate(_READ, [page.query_selector("#printed .tk-card"), PARTS])
-            table = page.evaluate(_READ, [page.query_selector(".tokens-table .tk-face"), PARTS])
+            printed = page.evaluate(_READ, [page.locator("#printed .tk-card").element_handle(), PARTS])
+            table = page.evaluate(_READ, [page.locator(".tokens-table .tk-face").element_handle(), PARTS])
             fit = page.evaluate("""(face) => {
                 const r = face.getBoundingClientRect();
                 const texts = [...face.querySelectorAll('*')].filter((e) =>
@@ -67,7 +67,7 @@ def faces(browser):
                 const foot = face.querySelector('.tk-foot').getBoundingClientRect();
                 return {w: r.width, h: r.height, over: Math.round(foot.bottom - r.bottom), minFont: Math.min(...texts.map((e) => parseFloat(getComputedStyle(e).fontSize))),
                         cut, footInside: foot.bottom <= r.bottom + 0.5 && foot.top >= r.top};
-            }""", page.query_selector(".tokens-table .tk-face"))
+            }""", page.locator(".tokens-table .tk-face").element_handle())
             out.append((card.name, printed, table, fit))
         return out
     finally:

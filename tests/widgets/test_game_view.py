@@ -780,3 +780,33 @@ def test_puzzle_picker_shows_each_puzzles_prediction_beside_its_task():
     assert picker.aside.children == ()
     with pytest.raises(ValueError, match="do not exist"):
         PuzzlePicker({"legacy": SCENARIOS / "04-legacy.yaml"}, predictions={"nope": boxes["legacy"]})
+
+
+def test_a_pane_beside_the_table_takes_room_only_while_open():
+    """add_pane(..., beside=True) (for Lesson 7's thinking pane on a wide screen): the pane sits
+    in the row with the table (it wraps under it on a narrow screen); that room is shown only
+    while a pane there is open; its button is with the others."""
+    import ipywidgets as widgets
+    from tokens_edu import Game
+    from tokens_edu.widgets import GameView
+
+    view = GameView(Game.from_scenario(str(__import__("pathlib").Path(__file__).resolve().parents[2]
+                                           / "lessons" / "scenarios" / "03-audit.yaml")), seats=("human", "greedy"))
+    side = widgets.HTML("thinking")
+    button = view.add_pane("side-note", "Side note", side, beside=True)
+    row = view._table_row
+    assert row.children[0] is view.table and side in row.children[1].children
+    assert row.layout.flex_flow == "row wrap"  # under the table when the window is narrow
+    assert row.children[1].layout.display == "none" and not view.pane_open("side-note")
+    button.click()
+    assert view.pane_open("side-note") and row.children[1].layout.display is None
+    button.click()
+    assert row.children[1].layout.display == "none"
+    assert button in view._pane_row.children
+    under = widgets.HTML("under")
+    view.add_pane("under-note", "Under", under)
+    assert under in view._pane_box.children and under not in row.children[1].children
+    thinker = GameView(Game.from_scenario(str(__import__("pathlib").Path(__file__).resolve().parents[2]
+                                              / "lessons" / "scenarios" / "03-audit.yaml")),
+                       seats=("human", "greedy"), thinking="beside")
+    assert thinker.panes["thinking"] in thinker._table_row.children[1].children and thinker.pane_open("thinking")

@@ -16,7 +16,7 @@ import time
 import pytest
 
 from pages import page_data
-from teacher_helpers import Proc, chromium_or_skip, clean_env, free_port, launch, only_loopback
+from teacher_helpers import Proc, need_chromium, clean_env, free_port, launch, only_loopback
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ SETTLED = """(root) => new Promise(resolve => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    chromium_or_skip()
+    need_chromium()
     tmp = tmp_path_factory.mktemp("resume")
     data = tmp / "data"
     data.mkdir()
@@ -98,6 +98,7 @@ def click_and_wait(page, locator) -> None:
 
 def one_move(page) -> str:
     """Setup choices first, then a card move without a target (Deploy, Train, Task), else End turn."""
+    page.evaluate(SETTLED, ".tokens-game")  # decide on a table that waits for the student, not mid-redraw
     table = page.locator(".tokens-game .tokens-table")
     loose = table.locator(".tt-panel .tt-loose")
     if loose.count():
@@ -157,12 +158,12 @@ def test_reload_continues_the_same_game_and_frames_hold_no_hidden_card(server, b
     page.set_default_timeout(60_000)
     url = f"{server['url']}/voila/render/{LESSON}?student={STUDENT.replace(' ', '%20')}"
     page.goto(url, wait_until="commit")
-    page.wait_for_selector("button.tokens-start", state="visible")
+    page.locator("button.tokens-start").first.wait_for(state="visible")
     assert "saved after every move" in page.locator(".tokens-page-note").inner_text()
     page.locator(".tokens-new-game-setup select").nth(0).select_option(index=mine)
     page.locator(".tokens-new-game-setup select").nth(1).select_option(index=theirs)
     page.locator("button.tokens-start").click()
-    page.wait_for_selector(".tokens-game .tokens-table .tt-side-bottom", state="visible")
+    page.locator(".tokens-game .tokens-table .tt-side-bottom").first.wait_for(state="visible")
     page.evaluate(SETTLED, ".tokens-game")
     if page.locator(".tt-speed select").count():
         page.locator(".tt-speed select").select_option(label="fast")
@@ -189,7 +190,7 @@ def test_reload_continues_the_same_game_and_frames_hold_no_hidden_card(server, b
     assert f"{moves} moves" in offer and f"Turn {game.turn}" in offer
     assert not page.locator("button.tokens-start").is_visible()
     page.locator("button.tokens-continue").click()
-    page.wait_for_selector(".tokens-game .tokens-table .tt-side-bottom", state="visible")
+    page.locator(".tokens-game .tokens-table .tt-side-bottom").first.wait_for(state="visible")
     page.evaluate(SETTLED, ".tokens-game")
     after = table_now(page)
     assert sorted(after["hand"]) == sorted(before["hand"])
@@ -244,13 +245,13 @@ def test_another_browser_with_the_same_link_sees_no_answer_and_no_game(server, b
     page = browser_ctx.new_page()
     page.set_default_timeout(60_000)
     page.goto(url, wait_until="commit")
-    page.wait_for_selector("button.tokens-start", state="visible")
+    page.locator("button.tokens-start").first.wait_for(state="visible")
     box = page.locator(".tokens-discuss").first
     box.locator("textarea").fill(words)
     box.locator(".tokens-discuss-save").click()
     page.wait_for_function("() => /Saved at/.test(document.querySelector('.tokens-discuss-status').textContent)")
     page.locator("button.tokens-start").click()
-    page.wait_for_selector(".tokens-game .tokens-table .tt-side-bottom", state="visible")
+    page.locator(".tokens-game .tokens-table .tt-side-bottom").first.wait_for(state="visible")
     page.evaluate(SETTLED, ".tokens-game")
     one_move(page)
     deadline = time.monotonic() + 20
@@ -268,8 +269,8 @@ def test_another_browser_with_the_same_link_sees_no_answer_and_no_game(server, b
         stranger = other.new_page()
         stranger.set_default_timeout(60_000)
         stranger.goto(url, wait_until="commit")
-        stranger.wait_for_selector("button.tokens-start", state="visible")
-        stranger.wait_for_selector(".tokens-discuss textarea")
+        stranger.locator("button.tokens-start").first.wait_for(state="visible")
+        stranger.locator(".tokens-discuss textarea").first.wait_for()
         stranger.wait_for_timeout(3000)  # time for its browser's message and any offer
         assert stranger.locator(".tokens-discuss textarea").input_value() == ""
         assert not stranger.locator("button.tokens-continue").is_visible()

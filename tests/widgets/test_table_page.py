@@ -51,7 +51,7 @@ def page(browser):
 
 def show(page, view) -> None:
     page.set_content(table_page([view.table.state], view.table.palette, view.table.pictures))
-    page.wait_for_selector(".tokens-table .tt-side-bottom")
+    page.locator(".tokens-table .tt-side-bottom").first.wait_for()
 
 
 def sent(page) -> list:

@@ -12,7 +12,11 @@ used, as on a real phone). On each, and on a 1366x768 Chromebook with a mouse, t
   on a wide one;
 - every button, list summary and menu of the game and of its setup is at least 44x44 px on a
   touch screen (WCAG 2.5.5 target size);
-- no text on the table is under 12 px.
+- no text on the table is under 12 px, every card picture is whole in its box and every
+  card's Token pips are inside the card.
+
+Lesson 1 (the lesson about reading a card: a card, a Tool and an Action, the gallery, a Discuss
+box) is read at 1366x768 and 390x844: every card's text is 12 px or more, its picture whole.
 
 The figures (sizes, the clicks of each round) are printed (``pytest -s``). The whole games at
 1366x768 by mouse and by keyboard are in ``test_browser.py``.
@@ -23,7 +27,7 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from teacher_helpers import chromium_or_skip, only_loopback
+from teacher_helpers import need_chromium, only_loopback
 from pages import LESSON, SETTLED, Server, student_and_computer_decks, student_move
 
 pytestmark = pytest.mark.browser
@@ -39,7 +43,7 @@ MIN_TEXT = 12
 
 # What is wider than the window (elements outside a row that scrolls sideways inside the
 # table), controls under 44x44 px, text under 12 px, and the page's own width.
-LAYOUT = """([target, minText]) => {
+LAYOUT = """([target, minText, root]) => {
   const vw = document.documentElement.clientWidth;
   const strip = (el) => {
     for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
@@ -69,7 +73,7 @@ LAYOUT = """([target, minText]) => {
   }
   const sizes = [];
   const tiny = [];
-  const walker = document.createTreeWalker(document.querySelector(".tokens-game .tokens-table"), NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
     if (!n.textContent.trim() || !el || el.closest(".tt-sr, [hidden]") || !shown(el)) continue;
@@ -77,7 +81,18 @@ LAYOUT = """([target, minText]) => {
     sizes.push(px);
     if (px < minText) tiny.push(`${name(el)} ${px}px`);
   }
-  return { page: document.documentElement.scrollWidth, window: vw, wide, small, tiny,
+  // every card picture whole in its box, every card's Token pips inside the card
+  const cut = [];
+  for (const face of document.querySelectorAll(".tk-face, .tk-card")) {
+    if (!shown(face)) continue;
+    const f = face.getBoundingClientRect();
+    const art = face.querySelector(".tk-art"), svg = art && art.querySelector("svg"), pips = face.querySelector(".tk-tokens");
+    const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+    const label = (face.querySelector(".tk-name") || face).textContent.trim();
+    if (svg && !inside(svg.getBoundingClientRect(), art.getBoundingClientRect())) cut.push(`${label}: its picture`);
+    if (pips && !inside(pips.getBoundingClientRect(), f)) cut.push(`${label}: its pips`);
+  }
+  return { page: document.documentElement.scrollWidth, window: vw, wide, small, tiny, cut,
            text: sizes.length ? [Math.min(...sizes), Math.max(...sizes), sizes.length] : null };
 }"""
 
@@ -101,7 +116,7 @@ ONE_SCREEN = """() => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    chromium_or_skip()  # before starting a server for nothing
+    need_chromium()  # before starting a server for nothing
     tmp_path = tmp_path_factory.mktemp("screens")
     data = tmp_path / "data"
     data.mkdir()
@@ -136,12 +151,13 @@ def start_game(page, press: str) -> None:
 
 def check_layout(page, where: str, touch: bool) -> dict:
     """Nothing wider than the window, 44 px targets (touch), text 12 px or more: the figures."""
-    found = page.evaluate(LAYOUT, [TARGET, MIN_TEXT])
+    found = page.evaluate(LAYOUT, [TARGET, MIN_TEXT, ".tokens-game .tokens-table"])
     assert found["page"] <= found["window"], f"{where}: the page is {found['page']} px wide in a {found['window']} px window"
     assert not found["wide"], f"{where}: wider than the window: {found['wide'][:8]}"
     if touch:
         assert not found["small"], f"{where}: controls under {TARGET}x{TARGET} px: {found['small'][:8]}"
     assert not found["tiny"], f"{where}: text under {MIN_TEXT} px: {found['tiny'][:8]}"
+    assert not found["cut"], f"{where}: cut off: {found['cut'][:8]}"
     return found
 
 
@@ -210,7 +226,7 @@ def test_a_whole_lesson_5_game_by_tapping(server, browser, viewport):
     where = f"{viewport['width']}x{viewport['height']}, tapping"
     context, page = open_lesson_5(browser, server, viewport, touch=True)
     try:
-        check_setup = page.evaluate(LAYOUT.replace(".tokens-game .tokens-table", ".tokens-new-game"), [TARGET, MIN_TEXT])
+        check_setup = page.evaluate(LAYOUT, [TARGET, MIN_TEXT, ".tokens-new-game"])
         assert check_setup["page"] <= check_setup["window"] and not check_setup["wide"], check_setup
         assert not check_setup["small"], f"{where}: setup controls under {TARGET} px: {check_setup['small']}"
         start_game(page, "tap")
@@ -244,3 +260,41 @@ def test_the_table_at_1366x768_by_mouse(server, browser):
               f"hand {screens[0]['hand']}, End turn {screens[0]['end']}")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", [CHROMEBOOK, PHONE], ids=["chromebook-1366x768", "phone-390x844"])
+def test_lesson_1_cards_read_at_12_px(server, browser, viewport):
+    """Every card lesson 1 shows (Transformer, Python and Bias in Data, the gallery's tiles, a
+    Discuss box's card) has its text at 12 px or more and its picture whole; nothing is wider
+    than the window."""
+    touch = viewport is PHONE
+    context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/01-read-a-card.ipynb?student=screens", wait_until="commit")
+        page.locator(".tokens-discuss-answer textarea >> nth=-1").wait_for(state="attached")
+        page.locator(".tokens-gallery-tile .tk-card >> nth=9").wait_for(state="attached")
+        found = page.evaluate(LAYOUT, [TARGET, MIN_TEXT, "#rendered_cells"])
+        cards = page.evaluate("""(minText) => { const out = {n: 0, tiny: [], sizes: []};
+            for (const card of document.querySelectorAll('.tk-card')) {
+              out.n += 1;
+              const w = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+              for (let x = w.nextNode(); x; x = w.nextNode()) {
+                if (!x.textContent.trim()) continue;
+                const px = parseFloat(getComputedStyle(x.parentElement).fontSize);
+                out.sizes.push(px);
+                if (px < minText) out.tiny.push(card.dataset.card + ': ' + x.textContent.trim().slice(0, 20) + ' ' + px);
+              }
+            }
+            out.min = Math.min(...out.sizes); out.count = out.sizes.length; delete out.sizes; return out; }""", MIN_TEXT)
+    finally:
+        context.close()
+    where = f"lesson 1 at {viewport['width']}x{viewport['height']}"
+    print(f"{where}: {cards['n']} cards, {cards['count']} text nodes, smallest {cards['min']:.1f} px; "
+          f"page {found['page']} px wide")
+    assert cards["n"] >= 13, cards  # Transformer, Python, Bias in Data, 10 gallery tiles (+ Discuss)
+    assert not cards["tiny"], f"{where}: card text under {MIN_TEXT} px: {cards['tiny'][:8]}"
+    assert not found["cut"], f"{where}: cut off: {found['cut'][:8]}"
+    assert found["page"] <= found["window"] and not found["wide"], f"{where}: wider than the window: {found['wide'][:8]}"

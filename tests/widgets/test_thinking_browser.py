@@ -14,7 +14,7 @@ import statistics
 import time
 
 import pytest
-from teacher_helpers import chromium_or_skip as _chromium
+from teacher_helpers import need_chromium as _chromium
 from teacher_helpers import only_loopback
 from pages import VIEWPORT, Server, frame_texts, page_data, student_and_computer_decks, table_states
 
@@ -70,15 +70,15 @@ def test_lesson_07_thinking_pane_guess_and_hint_at_1366x768(server, browser):
         page.on("websocket", lambda ws: ws.on("framereceived", lambda p: frames.append(frame_texts(p))))
         page.set_default_timeout(30_000)
         page.goto(f"{server.url}/voila/render/{LESSON}?student=test", wait_until="commit")
-        page.wait_for_selector("button.tokens-start", state="visible")
+        page.locator("button.tokens-start").first.wait_for(state="visible")
         page.locator(".tokens-new-game-setup select").nth(0).select_option(index=mine)
         page.locator(".tokens-new-game-setup select").nth(1).select_option(index=theirs)
-        page.wait_for_selector(".tokens-discuss-answer textarea >> nth=-1", state="attached")
+        page.locator(".tokens-discuss-answer textarea >> nth=-1").first.wait_for(state="attached")
         # cards the lesson itself shows (its closing Discuss card) before any game exists
         on_the_lesson_page = {n for n in computer_names if any(n in t for t in frames)}
         page.locator("button.tokens-start").click()
-        page.wait_for_selector(".tokens-game .tokens-table .tt-side-bottom", state="visible")
-        page.wait_for_selector(f"{PANE} .tokens-thinking", state="visible")  # open from the start
+        page.locator(".tokens-game .tokens-table .tt-side-bottom").first.wait_for(state="visible")
+        page.locator(f"{PANE} .tokens-thinking").first.wait_for(state="visible")  # open from the start
         assert page.locator(".tokens-game button.tokens-toggle-hint").count() == 1
 
         computer_moves = hints = 0

@@ -142,3 +142,138 @@ def test_the_box_says_at_once_when_it_holds_unsaved_words(open_widget):
     assert sent(page, "draft") == []
     page.locator(".tokens-discuss-answer textarea").fill("")
     assert sent(page, "dirty")[-1] == {"type": "dirty", "dirty": False}
+
+
+# -- motion (issue 30 part 4) --------------------------------------------------------------------
+ANIMATIONS = """() => document.getAnimations().map(a => {
+  const t = a.effect && a.effect.target; const timing = a.effect ? a.effect.getComputedTiming() : {};
+  return [t ? (t.className && t.className.baseVal === undefined ? t.className : t.tagName) : '', timing.duration, timing.iterations]; })"""
+
+
+def _states_of(moves: list[str]) -> list[dict]:
+    """The audit scenario's page state at the start, then after each move made from the start
+    (seat 0, against a computer)."""
+    game = Game.from_scenario(AUDIT)
+    states = [present(game, 0, Seating(computer=(False, True))).state(1, None)]
+    for i, move in enumerate(moves):
+        game = Game.from_scenario(AUDIT)
+        game.apply(move)
+        states.append(present(game, 0, Seating(computer=(False, True))).state(i + 2, None))
+    return states
+
+
+def test_the_table_moves_what_changed_briefly_and_never_blocks_a_click(open_widget):
+    """A deployed card moves from the hand to its place, a Task turns the card and counts the
+    Tokens up with a "+", an Audit's deprecated card turns over on its way to the discard pile:
+    every animation lasts 400 ms or less, and a move can be clicked while they run."""
+    start, deployed, tasked, audited = _states_of(["deploy Sensor", "task Neural Network",
+                                                   "audit Neural Network -> Explainability"])
+    page = open_widget("table.js", "table.css", {"state": start, "palette": COLOR_STYLES}, "motion")
+    seen = []
+    for state in (deployed, tasked, audited):
+        page.evaluate("s => window.model.set('state', s)", start)  # each move from the start
+        page.wait_for_timeout(450)
+        page.evaluate("s => window.model.set('state', s)", state)
+        running = page.evaluate(ANIMATIONS)
+        assert running, "nothing moved"
+        assert all(d <= 400 and n == 1 for _, d, n in running), running
+        seen += running
+        if state is tasked:
+            gained = tasked["sides"][1]["tokens"] - start["sides"][1]["tokens"]
+            assert gained > 0 and page.locator(".tt-side-bottom .tt-gain").inner_text() == f"+{gained}"
+        page.wait_for_timeout(450)
+        assert page.evaluate(ANIMATIONS) == [] and page.locator(".tt-ghost, .tt-gain").count() == 0  # all gone
+    classes = " ".join(c for c, _, _ in seen)
+    assert "tt-card" in classes and "tk-face" in classes and "tt-ghost" in classes, classes
+    # a click while the table moves is a click: the move is sent at once
+    page.evaluate("s => window.model.set('state', s)", dict(start, v=50))
+    page.evaluate("s => window.model.set('state', s)", dict(deployed, v=51))
+    assert page.evaluate(ANIMATIONS)
+    page.locator(".tt-panel .tt-end").click()
+    assert sent(page, "move")[-1]["v"] == 51
+
+
+def test_no_motion_when_the_system_asks_for_reduced_motion(open_widget):
+    start, deployed, tasked, audited = _states_of(["deploy Sensor", "task Neural Network",
+                                                   "audit Neural Network -> Explainability"])
+    page = open_widget("table.js", "table.css", {"state": start, "palette": COLOR_STYLES}, "still")
+    page.emulate_media(reduced_motion="reduce")
+    page.locator(".tt-quick-aim, .tt-quick-audit").first.wait_for()
+    for state in (deployed, tasked, audited):
+        page.evaluate("s => window.model.set('state', s)", start)
+        page.evaluate("s => window.model.set('state', s)", state)
+        assert page.evaluate(ANIMATIONS) == []
+        assert page.locator(".tt-ghost, .tt-gain").count() == 0
+    assert page.locator(".tt-side-bottom .tt-tokens b").inner_text() == str(audited["sides"][1]["tokens"])
+    page.evaluate("s => window.model.set('state', s)", start)
+    page.evaluate("s => window.model.set('state', s)", tasked)  # Tokens are at once the new number
+    assert page.locator(".tt-side-bottom .tt-tokens b").inner_text() == str(tasked["sides"][1]["tokens"])
+
+
+def test_sound_is_off_until_a_student_turns_it_on(open_widget):
+    start, = _states_of([])
+    page = open_widget("table.js", "table.css", {"state": start, "palette": COLOR_STYLES}, "sound")
+    sound = page.locator(".tt-controls .tt-sound")
+    assert sound.get_attribute("aria-pressed") == "false"  # off by default
+    sound.click()
+    assert sound.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("() => localStorage.getItem('tokens-edu-sound')") == "on"
+    assert sent(page, "move") == []  # a page-only setting: nothing sent to the kernel
+
+
+def test_keys_the_note_tells(open_widget):
+    """The Keys note beside the table, and what it says: C takes the focus to the cards (the
+    arrows read them, Enter shows a card's moves), a letter to the next move of its kind, E to
+    End turn; Enter then makes the move."""
+    start, = _states_of([])
+    page = open_widget("table.js", "table.css", {"state": start, "palette": COLOR_STYLES}, "keys")
+    note = page.locator(".tt-panel .tt-keys")
+    assert note.locator("summary").inner_text().strip() == "Keys"
+    said = note.text_content()
+    for key in ("Enter", "End turn", "Esc", "T D R A U", "C"):
+        assert key in said, said
+    page.locator(".tt-panel .tt-end").focus()
+    focused = "() => { const a = document.activeElement; return [a.className, a.dataset.id || '', a.textContent.trim().slice(0, 30)]; }"
+    page.keyboard.press("c")
+    cls, first, _ = page.evaluate(focused)
+    assert "tt-card" in cls and first, cls  # a card has the focus (a screen reader reads it)
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(focused)[1] not in ("", first)  # the next card
+    page.keyboard.press("d")
+    assert "tt-quick-deploy" in page.evaluate(focused)[0]
+    page.keyboard.press("t")
+    assert "tt-quick-task" in page.evaluate(focused)[0]
+    page.keyboard.press("e")
+    assert "tt-end" in page.evaluate(focused)[0]
+    page.keyboard.press("Enter")
+    assert sent(page, "move")[-1]["i"] == [m["k"] for m in start["moves"]].index("end")
+    page.keyboard.press("c")
+    page.keyboard.press("Enter")  # a card's moves beside the table, the focus on the first
+    assert page.locator(".tt-panel .tt-dock .tt-read").count() == 1
+    assert page.evaluate("() => !!document.activeElement.closest('.tt-dock')")
+
+
+def test_every_card_face_on_the_table_is_whole(open_widget):
+    """All 70 Alpha Set cards as table faces (in a hand): text 12 px or more, the name inside its
+    line, the Token pips inside the card (Recommender's were pushed off), the picture whole."""
+    from tokens_edu import load_cards
+    from tokens_edu.present.faces import card_face, table_pictures
+
+    start, = _states_of([])
+    state = dict(start, hand=[card_face(c) for c in load_cards().cards()], moves=[])
+    page = open_widget("table.js", "table.css", {"state": state, "palette": COLOR_STYLES,
+                                                  "pictures": table_pictures()}, "faces")
+    page.locator(".tt-hand .tk-face >> nth=69").wait_for(state="attached")
+    found = page.evaluate("""() => [...document.querySelectorAll('.tt-hand .tk-face')].map(f => {
+        const r = f.getBoundingClientRect(), name = f.querySelector('.tk-name'), pips = f.querySelector('.tk-tokens');
+        const art = f.querySelector('.tk-art').getBoundingClientRect(), svg = f.querySelector('.tk-art svg');
+        const s = svg ? svg.getBoundingClientRect() : art;
+        const p = pips ? pips.getBoundingClientRect() : r;
+        let small = 99;
+        const w = document.createTreeWalker(f, NodeFilter.SHOW_TEXT);
+        for (let x = w.nextNode(); x; x = w.nextNode()) if (x.textContent.trim()) small = Math.min(small, parseFloat(getComputedStyle(x.parentElement).fontSize));
+        return [name.textContent, small, name.scrollWidth <= name.clientWidth + 1,
+                p.right <= r.right + 0.5 && p.left >= r.left - 0.5, !!svg && s.top >= art.top - 0.5 && s.bottom <= art.bottom + 0.5]; })""")
+    assert len(found) == 70
+    bad = [f for f in found if f[1] < 12 or not all(f[2:])]
+    assert not bad, bad

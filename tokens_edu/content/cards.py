@@ -481,7 +481,11 @@ def card_picture(card: Card, color: str | None = None, *, label: str | bool = Fa
 
     head = dict(svg)
     head.setdefault("fill", "none")
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="tk-picture" data-icon="{icon}" width="{size}" height="{size}"']
+    # the size twice: as attributes, and as a style that a page's own rule for every <svg> cannot
+    # override (JupyterLab's and Voila's "svg { height: auto }" made a picture as tall as it is
+    # wide, so its box showed a magnified slice of it)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="tk-picture" data-icon="{icon}" width="{size}" height="{size}"'
+           f' style="width:{size};height:{size}"']
     out += [f' {k}="{html.escape(paint(v), quote=True)}"' for k, v in head.items()]
     if label:
         name = card.name if label is True else str(label)

@@ -46,13 +46,12 @@ class GameCore:
     def __init__(self, state: State) -> None:
         """Hold ``state`` with no history (nothing before it can be undone)."""
         self._s = state
-        # per move played: the move and who played it (move | player << MOVE_BITS), 8 bytes
-        # each in an array('q') (a list would hold an int object of 32 bytes per move). Where
-        # each move began is on the state's trail (State.begin_move), for undo.
-        self._history: Any = None
-        self._append: Any = None  # the array's append and pop, looked up once (they are Python
-        self._pop: Any = None  # methods: by name, each call would look them up again)
-        self._set_history(array("q"))
+        # per move played: the move and who played it (move | player << MOVE_BITS). A list of
+        # ints, which compiled code appends to directly: an array('q') held 8 bytes a move
+        # instead of 40, but each append was a Python-level call that parses its argument
+        # (750 instructions, 4% of a Greedy game; callgrind). Where each move began is on the
+        # state's trail (State.begin_move), for undo.
+        self._history: list[int] = []
         self._texts: dict[int, str] = {}  # move number -> its action's text, when it was applied as one
         # the log's sentences made so far, one per event (a prefix), end to end in one string,
         # with where each ends: a str object per sentence would hold 49 bytes more each
@@ -124,7 +123,7 @@ class GameCore:
         n = len(self._history)
         if not n:
             raise IllegalAction("There is nothing to undo: this is the start of the game.", action="undo")
-        move: int = self._pop() & _MOVE_MASK
+        move: int = self._history.pop() & _MOVE_MASK
         if n - 1 in self._texts:
             del self._texts[n - 1]
         s = self._s
@@ -150,11 +149,9 @@ class GameCore:
             raise _not_legal(move)
         return moves.index(move)
 
-    def _set_history(self, history: Any) -> None:
-        """Take ``history`` (an array('q') of moves played, see __init__) as this game's."""
+    def _set_history(self, history: list[int]) -> None:
+        """Take ``history`` (the moves played, see __init__) as this game's."""
         self._history = history
-        self._append = history.append
-        self._pop = history.pop
 
     def _forget(self) -> None:
         """Drop what was worked out about the current position (it changed)."""
@@ -206,7 +203,7 @@ def push_move(g: GameCore, move: int, text: str | None) -> None:
     d = s.decision
     mark = len(s.trail)
     s.begin_move()
-    g._append(move | (d.player if d is not None else s.active) << MOVE_BITS)
+    g._history.append(move | (d.player if d is not None else s.active) << MOVE_BITS)
     if text is not None:
         g._texts[len(g._history) - 1] = text
     g._moves = None
@@ -216,7 +213,7 @@ def push_move(g: GameCore, move: int, text: str | None) -> None:
         play(s, move)
     except BaseException:  # a bug must never leave a half-changed game behind
         s.undo_to(mark)  # (its events too: the move's beginning is passed)
-        g._pop()
+        g._history.pop()
         g._texts.pop(len(g._history), None)
         raise
 

@@ -28,7 +28,8 @@ from .rules import (ADVERSARIAL, act_problem, copy_number, audit_target_problem,
 from .state import (DECK, DISCARD, ENTERED, EXERTED, FLAGS, HAND, MODEL_CARD, MULLIGAN, ORDER, RESOLVING, SYSTEM,
                     SYSTEMS, TOOL, TOOLS, TRAINED, TRAINED_TURN, TS, TS_EX, State, new_decision)
 
-__all__ = ["FIRST_HAND", "SECOND_HAND", "deal_new", "setup_new", "legal_moves", "play", "start_turn"]
+__all__ = ["FIRST_HAND", "SECOND_HAND", "deal_new", "setup_new", "legal_moves", "actors_of", "train_moves",
+           "deploy_moves", "task_moves", "audit_moves", "use_moves", "play", "start_turn"]
 
 FIRST_HAND: Final = 5  # R3
 SECOND_HAND: Final = 6
@@ -141,6 +142,9 @@ def legal_moves(s: State) -> list[int]:
     Order: the options of a decision in progress; else train, deploy, task, audit, use, end
     turn, each in hand or board order (hand cards of the same name once). Empty when over.
     Each candidate is kept when the rules' predicates (:mod:`~tokens_edu.engine.rules`) allow it.
+    The moves of each kind come from their own function (:func:`train_moves`,
+    :func:`deploy_moves`, :func:`task_moves`, :func:`audit_moves`, :func:`use_moves`), which a
+    computer player may also call alone, for the kinds it wants to look at first.
     """
     out: list[int] = []
     if s.over:
@@ -151,18 +155,41 @@ def legal_moves(s: State) -> list[int]:
             out.append(CHOOSE | (i + 1) << 4)
         return out
     p = s.active
-    facts = s.facts
     hand = first_of_each_name(s, s.hand[p])
+    actors = actors_of(s, p)
+    train_moves(s, p, hand, out)
+    deploy_moves(s, p, hand, actors, out)
+    task_moves(s, p, actors, out)
+    audit_moves(s, p, actors, out)
+    use_moves(s, p, out)
+    out.append(END)
+    return out
+
+
+def actors_of(s: State, p: int) -> list[int]:
+    """R12: player p's Systems that can act (Task, Audit or pay Big Data) now, in board order."""
     actors: list[int] = []
     for x in s.systems[p]:
         if act_problem(s, p, x) is None:
             actors.append(x)
-    # R7, R8 Train (a card with a diamond, once per turn)
+    return actors
+
+
+def train_moves(s: State, p: int, hand: list[int], out: list[int]) -> None:
+    """R7, R8: append to ``out`` player p's Train moves (``hand``: the first card of each name
+    in p's hand, :func:`~tokens_edu.engine.rules.first_of_each_name`)."""
     if hand and train_count_problem(s, p) is None:
+        facts = s.facts
         for x in hand:
             if facts[x].trainable:
                 out.append(TRAIN | (x + 1) << 4)
-    # R9-R11, R17, R18 Deploy
+
+
+def deploy_moves(s: State, p: int, hand: list[int], actors: list[int], out: list[int]) -> None:
+    """R9-R11, R17, R18: append to ``out`` player p's Deploy moves: each card of ``hand`` p can
+    pay for, in Data or with Big Data (``actors``: :func:`actors_of`), at each target it may
+    aim at."""
+    facts = s.facts
     data = data_ready(s, p)
     for x in hand:
         ok = pay_problem(s, p, x, -1, data) is None
@@ -190,21 +217,33 @@ def legal_moves(s: State) -> list[int]:
             for t in targets(s, p, kind, True):
                 for m in pay:
                     out.append(base | (t + 1) << 16 | m)
-    # R12-R14, R19 Task and Audit
-    if actors:
+
+
+def task_moves(s: State, p: int, actors: list[int], out: list[int]) -> None:
+    """R12, R13, R19: append to ``out`` the Task moves of player p's Systems that can act."""
+    for x in actors:
+        if task_bar_problem(s, p, x) is None:
+            out.append(TASK | (x + 1) << 4)
+
+
+def audit_moves(s: State, p: int, actors: list[int], out: list[int]) -> None:
+    """R12, R14: append to ``out`` the Audit moves of player p's Systems that can act, each
+    System against each opposing System it may Audit."""
+    if not actors:
+        return
+    opp: list[int] = []
+    for t in s.systems[1 - p]:
+        if audit_target_problem(s, p, t) is None:
+            opp.append(t)
+    if opp:
         for x in actors:
-            if task_bar_problem(s, p, x) is None:
-                out.append(TASK | (x + 1) << 4)
-        opp: list[int] = []
-        for t in s.systems[1 - p]:
-            if audit_target_problem(s, p, t) is None:
-                opp.append(t)
-        if opp:
-            for x in actors:
-                for t in opp:
-                    if trust_problem(s, x, t) is None:
-                        out.append(AUDIT | (x + 1) << 4 | (t + 1) << 16)
-    # R17 Use
+            for t in opp:
+                if trust_problem(s, x, t) is None:
+                    out.append(AUDIT | (x + 1) << 4 | (t + 1) << 16)
+
+
+def use_moves(s: State, p: int, out: list[int]) -> None:
+    """R17: append to ``out`` the Use moves of player p's Tools, at each target they may aim at."""
     for x in s.tools[p]:
         if use_problem(s, p, x) is not None:
             continue
@@ -214,8 +253,6 @@ def legal_moves(s: State) -> list[int]:
         else:
             for t in targets(s, p, kind, False):
                 out.append(USE | (x + 1) << 4 | (t + 1) << 16)
-    out.append(END)
-    return out
 
 
 # -- playing a move ------------------------------------------------------------------------------------

@@ -12,10 +12,32 @@
 Imports only :mod:`tokens_edu.engine`, :mod:`tokens_edu.content` and :mod:`tokens_edu.errors`.
 """
 
-from .actions import Action
-from .game import BoardCard, Game, LogEvent, Observation, PlayerView
-from .observe import Observer
-from .replay import Replay, ReplayMove
+from typing import TYPE_CHECKING
+
+from .._lazy import attributes
+
+if TYPE_CHECKING:  # what the names are, for type checkers and editors (nothing runs here)
+    from .actions import Action
+    from .game import BoardCard, Game, LogEvent, Observation, PlayerView
+    from .observe import Observer
+    from .replay import Replay, ReplayMove
+
+#: Each public name and the module that defines it: the module loads when the name is first
+#: read (``tokens_edu/_lazy.py``), so importing one module of this package loads none of its
+#: siblings.
+_LAZY = {
+    "Action": "actions",
+    "BoardCard": "game",
+    "Game": "game",
+    "LogEvent": "game",
+    "Observation": "game",
+    "PlayerView": "game",
+    "Observer": "observe",
+    "Replay": "replay",
+    "ReplayMove": "replay",
+}
 
 __all__ = ["Game", "Action", "BoardCard", "LogEvent", "Observation", "Observer", "PlayerView", "Replay",
            "ReplayMove"]
+
+__getattr__, __dir__ = attributes(__name__, _LAZY, globals())

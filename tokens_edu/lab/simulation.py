@@ -34,20 +34,22 @@ a notebook). The table is the same as on this computer: each game's seed comes f
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import hashlib
 import math
 import os
 import pickle
 from collections.abc import Callable, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..content.decks import Deck, resolve_deck, starter_decks
 from ..game.game import Game
 from ..players.bots import Bot, play_out
 from ..players.registry import BOTS, make_bot, recipes, register_bot
 from .stats import first_player_stats, summary, wilson_interval
+
+if TYPE_CHECKING:  # (loaded when other processes play: one process needs neither)
+    import concurrent.futures as cf
 
 __all__ = [
     "simulate", "simulate_rows", "balance_matrix", "matchups", "first_player_advantage", "play_game", "play_one",
@@ -194,10 +196,16 @@ def _check_common(seed, processes, executor, turn_limit) -> None:
         raise ValueError(f"The seed must be a whole number, not {seed!r:.40}.")
     if processes is not None:
         _check_int("processes", processes, 1, 1024)
-    if executor is not None and not isinstance(executor, cf.Executor):
+    if executor is not None and not _is_executor(executor):
         raise ValueError("executor must be a concurrent.futures.Executor (or None for this computer's cores).")
     if turn_limit is not None:
         _check_int("turn_limit", turn_limit, 1, 100_000)
+
+
+def _is_executor(executor) -> bool:
+    import concurrent.futures as cf
+
+    return isinstance(executor, cf.Executor)
 
 
 def _run(batch: _Batch, jobs: list[tuple[int, int, int]], processes, executor, progress, desc: str):
@@ -217,6 +225,9 @@ def _run(batch: _Batch, jobs: list[tuple[int, int, int]], processes, executor, p
                 rows.extend(_play_chunk(batch, c))
                 bar.update(len(c))
         else:
+            import concurrent.futures as cf  # (not loaded for games in this process: a quicker start)
+            from concurrent.futures.process import BrokenProcessPool
+
             own = executor is None
             if own or isinstance(executor, cf.ProcessPoolExecutor):
                 _check_picklable(batch)  # (Dask and Ray pickle in their own way)

@@ -31,6 +31,8 @@ from mypy_extensions import mypyc_attr
 from ..content.cards import Card
 from ..engine import moves as mv
 from ..engine.core import GameCore, moves_of, push_move, to_act_of, view_of
+from ..engine.flow import actors_of, audit_moves, deploy_moves, task_moves, train_moves, use_moves
+from ..engine.rules import first_of_each_name
 from ..engine.state import ACTION, SYSTEM, TOOL, CardFacts
 from ..engine.view import PlayerView
 from ..errors import IllegalAction
@@ -199,18 +201,26 @@ class GreedyBot(Bot):
 
     def choose_move(self, game: Any) -> int:
         """The bot's pick among ``game.legal_moves()``. Raises IllegalAction if the game is over."""
-        fast = isinstance(game, GameCore)  # a Game: the engine's own functions, no method look-ups
-        moves: list[int] = moves_of(game) if fast else game.legal_moves()
-        if len(moves) <= 1:
-            if not moves:
-                raise IllegalAction("The game is over: there is nothing left to choose.", "choose", "R25")
-            return moves[0]
+        moves: list[int]
         view: PlayerView
-        if fast:
+        if isinstance(game, GameCore):  # a Game: the engine's own functions and fields, no look-ups
+            s = game._s  # (read inside the isinstance test: compiled, a field read, not a getattr)
+            if game._moves is None and s.decision is None and not s.over:
+                return _greedy_move(game)  # (the legal moves not listed yet: list only the kinds needed)
+            moves = moves_of(game)
+            if len(moves) <= 1:
+                if not moves:
+                    raise IllegalAction("The game is over: there is nothing left to choose.", "choose", "R25")
+                return moves[0]
             player = to_act_of(game)
             assert player is not None
             view = view_of(game, player)
         else:
+            moves = game.legal_moves()
+            if len(moves) <= 1:
+                if not moves:
+                    raise IllegalAction("The game is over: there is nothing left to choose.", "choose", "R25")
+                return moves[0]
             view = game.view(game.to_act)
         if moves[0] & 15 == mv.CHOOSE:
             decision = view.decision()
@@ -371,6 +381,96 @@ def _best(view: PlayerView, moves: list[int]) -> int:
     return moves[n - 1]  # end turn
 
 
+def _greedy_move(g: GameCore) -> int:
+    """:func:`_best` of the main phase's legal moves, listing only the kinds of move it gets to.
+
+    The same choice as ``_best(view, legal_moves)`` (tests compare them), in the same order of
+    preference, but each kind of move is listed (by the engine's own
+    :func:`~tokens_edu.engine.flow.train_moves`, :func:`~tokens_edu.engine.flow.deploy_moves`...)
+    only when the kinds before it gave nothing: a turn's first Train lists its Tasks and Trains,
+    not its Deploys, Audits and Uses (callgrind: listing the moves was a quarter of a Greedy
+    game). For a game whose position has no decision in progress and is not over.
+    """
+    s = g._s
+    me = s.active
+    view = view_of(g, me)
+    hand = first_of_each_name(s, s.hand[me])
+    actors = actors_of(s, me)
+    tasks: list[int] = []
+    task_moves(s, me, actors, tasks)
+    need = 15 - view.tokens(me)
+    for m in tasks:  # a Task that wins
+        if view.facts(_card_of(m)).tokens >= need:
+            return m
+    trains: list[int] = []
+    train_moves(s, me, hand, trains)
+    if trains and (view.training_set_size(me) < 6 or view.hand_size(me) > 3):
+        best = trains[0]
+        low = _value(view.facts(_card_of(best)))
+        for x in range(1, len(trains)):
+            m = trains[x]
+            value = _value(view.facts(_card_of(m)))
+            if value < low:
+                best, low = m, value
+        return best
+    deploys: list[int] = []
+    deploy_moves(s, me, hand, actors, deploys)
+    best = -1
+    high = 0.0
+    for m in deploys:  # the best System to deploy
+        f = view.facts(_card_of(m))
+        if f.kind == SYSTEM:
+            value = _value(f)
+            if best < 0 or value > high:
+                best, high = m, value
+    if best >= 0:
+        return best
+    have: set[str] | None = None
+    for m in deploys:  # a Tool it has not got
+        f = view.facts(_card_of(m))
+        if f.kind == TOOL:
+            if have is None:
+                have = _tool_names(view, me)
+            if f.name not in have:
+                return m
+    uses: list[int] = []
+    use_moves(s, me, uses)
+    for m in uses:
+        if _use_is_good(view, _card_of(m), ((m >> 16) & 0xFFF) - 1):
+            return m
+    audits: list[int] = []
+    audit_moves(s, me, actors, audits)
+    best = -1
+    best_gain = 0.0
+    for m in audits:  # the Audit worth most (GreedyBot.audit_gain's sums)
+        a, t = _card_of(m), ((m >> 16) & 0xFFF) - 1
+        ft, fa = view.facts(t), view.facts(a)
+        if view.cap(a) < ft.tru - view.flags(t):
+            continue  # Deprecates nothing
+        back = view.cap(t) + (1 if view.has_keyword(t, "Adversarial") else 0)
+        gain = _value(ft) - (_value(fa) if back >= fa.tru - view.flags(a) else 0.0) \
+            - (0.0 if view.task_barred(a) else TOKEN_VALUE * fa.tokens)
+        if gain > best_gain:
+            best, best_gain = m, gain
+    if best >= 0:
+        return best
+    if tasks:  # the Task that earns the most (the first of equals)
+        best = tasks[0]
+        most = view.facts(_card_of(best)).tokens
+        for x in range(1, len(tasks)):
+            m = tasks[x]
+            tokens = view.facts(_card_of(m)).tokens
+            if tokens > most:
+                best, most = m, tokens
+        return best
+    for m in deploys:  # a useful Action
+        if ((m >> 28) & 0xFFF) - 1 < 0:
+            f = view.facts(_card_of(m))
+            if f.kind == ACTION and _action_is_good(view, f.name, ((m >> 16) & 0xFFF) - 1):
+                return m
+    return mv.END  # end turn
+
+
 def _tool_names(view: PlayerView, p: int) -> set[str]:
     """The names of player p's Tools in play."""
     return {view.facts(t).name for t in view.tools(p)}
@@ -460,7 +560,8 @@ def play_out(game: GameCore, bots: Any, max_moves: int = -1) -> int:
         IllegalAction: a bot chose a move that is not legal (the game is left before it).
     """
     played = 0
-    while not game.over and played != max_moves:
+    s = game._s  # (read its field: the property ``over`` is looked up by name on a Game, slowly)
+    while not s.over and played != max_moves:
         player = to_act_of(game)
         assert player is not None
         bot = bots[player]

@@ -6,6 +6,8 @@
 - :func:`win_rate_curve`: the win rate after each batch of training games, 0 to 100% (lesson 10).
 - :func:`share_bars`: a few labelled shares (win rates, accuracy per group) as bars with the
   numbers written on them.
+- :func:`flowchart_svg`: a list of yes/no questions, each with what to do on "yes", as a
+  flowchart; :data:`GREEDY_STEPS` is the computer player of lesson 5 (lesson 5).
 
 Every text is escaped; every picture says in words what it shows (``role="img"`` and an
 ``aria-label``), so a screen reader gets the numbers too. Sizes are CSS pixels.
@@ -16,7 +18,8 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-__all__ = ["drawing_svg", "weight_bars", "win_rate_curve", "share_bars", "percent"]
+__all__ = ["drawing_svg", "weight_bars", "win_rate_curve", "share_bars", "percent", "flowchart_svg",
+           "GREEDY_STEPS"]
 
 _INK = "#1f2937"
 _GOOD = "#1d6b3a"
@@ -171,3 +174,87 @@ def share_bars(rows: Sequence, width: int = 260) -> str:
             f'<span style="color:#444">{_e(words)}</span></div>')
     out.append("</div>")
     return "".join(out)
+
+
+#: The questions :class:`~tokens_edu.players.GreedyBot` asks before each move, in its order of
+#: preference (its docstring and ``GreedyBot.score``), each with what it does on "yes"; when
+#: every answer is "no" it ends its turn. Lesson 5 draws them with :func:`flowchart_svg`.
+GREEDY_STEPS = (
+    ("Can I train a card?", "Train my weakest card."),
+    ("Can I deploy a System?", "Deploy the best one I can pay for."),
+    ("Can I deploy or use a helpful Tool?", "Do it."),
+    ("Can an Audit knock out a card worth more than I might lose?", "Audit."),
+    ("Can a System Run a Task?", "Task with the one that scores most."),
+    ("Is there a useful Action?", "Play it."),
+)
+
+
+def _lines(text: str, width: int) -> list[str]:
+    """``text`` cut into lines of at most ``width`` characters, at spaces."""
+    out, line = [], ""
+    for word in str(text).split():
+        if line and len(line) + 1 + len(word) > width:
+            out.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return out + ([line] if line else [])
+
+
+def flowchart_svg(steps: Sequence = GREEDY_STEPS, last: str = "End my turn.",
+                  title: str = "How the bot decides") -> str:
+    """A flowchart as an inline SVG picture: each question in a box, "yes" to the right leads
+    to what is done, "no" down leads to the next question, and the last box is what is done when
+    every answer is "no".
+
+    Args:
+        steps: ``(question, action)`` pairs, in the order they are asked (plain text, escaped).
+        last: what is done when every answer is "no". title: the picture's name.
+
+    Returns:
+        str: a ``<div class="tokens-flowchart">`` holding one ``<svg role="img">`` whose
+        ``aria-label`` reads the whole flowchart. The drawing is 620 x (86 per step + 72) px with
+        15 px text; on a screen narrower than that it scrolls sideways inside its box (the box
+        takes the keyboard focus then), so its text is never drawn under 15 px.
+
+    Raises:
+        ValueError: ``steps`` is empty.
+    """
+    steps = [(str(q), str(a)) for q, a in steps]
+    if not steps:
+        raise ValueError("A flowchart needs at least one question.")
+    width, row, box_h = 620, 86, 52
+    qx, qw, ax, aw = 10, 350, 410, 200
+    height = 10 + row * len(steps) + box_h + 10
+    font = 15
+
+    def text_box(x, y, w, h, text, fill, stroke, chars):
+        lines = _lines(text, chars)
+        first = y + h / 2 - (len(lines) - 1) * 9 + 5
+        spans = "".join(f'<tspan x="{x + w / 2:.0f}" y="{first + i * 18:.0f}">{_e(t)}</tspan>'
+                        for i, t in enumerate(lines))
+        return (f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="9" fill="{fill}" stroke="{stroke}" stroke-width="2"/>'
+                f'<text text-anchor="middle" font-size="{font}" fill="{_INK}">{spans}</text>')
+
+    parts = []
+    for i, (question, action) in enumerate(steps):
+        y = 10 + i * row
+        parts.append(text_box(qx, y, qw, box_h, question, "#e3f2fd", _BLUE, 44))
+        mid = y + box_h / 2
+        parts.append(f'<line x1="{qx + qw}" y1="{mid}" x2="{ax - 6}" y2="{mid}" stroke="{_GOOD}" stroke-width="2.5" marker-end="url(#tk-arrow-yes)"/>'
+                     f'<text x="{(qx + qw + ax) / 2:.0f}" y="{mid - 7}" text-anchor="middle" font-size="{font}" font-weight="700" fill="{_GOOD}">yes</text>')
+        parts.append(text_box(ax, y, aw, box_h, action, "#e8f5e9", _GOOD, 24))
+        down = qx + qw / 2
+        parts.append(f'<line x1="{down}" y1="{y + box_h}" x2="{down}" y2="{y + row - 6}" stroke="{_BAD}" stroke-width="2.5" marker-end="url(#tk-arrow-no)"/>'
+                     f'<text x="{down + 8}" y="{y + box_h + 22}" font-size="{font}" font-weight="700" fill="{_BAD}">no</text>')
+    parts.append(text_box(qx, 10 + len(steps) * row, qw, box_h, last, "#fff3e0", "#8a4b00", 44))
+    said = " ".join(f"{i + 1}. {q} If yes: {a} If no:" for i, (q, a) in enumerate(steps)) + f" {last}"
+    markers = "".join(
+        f'<marker id="tk-arrow-{k}" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
+        f'<path d="M0 0L10 5L0 10z" fill="{c}"/></marker>' for k, c in (("yes", _GOOD), ("no", _BAD)))
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{_e(title)}: {_e(said)}" '
+           f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+           f'style="width:{width}px;height:{height}px;max-width:none;display:block;font-family:sans-serif">'
+           f'<title>{_e(title)}</title><defs>{markers}</defs>{"".join(parts)}</svg>')
+    return (f'<div class="tokens-flowchart" role="region" tabindex="0" aria-label="{_e(title)} (a flowchart)" '
+            f'style="overflow-x:auto;max-width:min(100%, calc(100vw - 48px));padding:4px 0">{svg}</div>')

@@ -25,6 +25,7 @@ from ..content.decks import Deck
 from ..errors import DeckError
 
 __all__ = [
+    "SCREEN_SCALE",
     "render_card",
     "card_aria_label",
     "print_sheet",
@@ -37,6 +38,12 @@ __all__ = [
 
 #: Poker-card size, in millimetres.
 CARD_WIDTH_MM = 63
+#: The smallest text on a card (the type bar, the set number), in ``em`` of the card's root size.
+SMALLEST_EM = 0.82
+#: The ``scale`` for a card a student reads on a screen (the gallery, Discuss boxes, a card in a
+#: lesson, "Read a card"): its smallest text is 12 px or more (3 mm x 1.3 x 0.82 = 12.1 px at
+#: 96 px an inch), about 310 x 433 px. A print sheet keeps scale 1, the size of the printed card.
+SCREEN_SCALE = 1.3
 CARD_HEIGHT_MM = 88
 #: A print page holds a 3 x 3 grid of cards (fits A4 and US Letter).
 CARDS_PER_PAGE = 9
@@ -138,7 +145,7 @@ def _rules_html(text: str) -> str:
         f'<span class="tk-exert" title="{_esc(_TYPE_ICON_LABEL)}" style="'
         + _style(display="inline-block", background=INK, color=PAPER, border_radius="0.2em",
                  width="1.7em", text_align="center", font_weight="800", line_height="1.15em",
-                 font_size="0.9em", vertical_align="0.05em")
+                 font_size="0.92em", vertical_align="0.05em")
         + '">E</span>'
     )  # a small landscape box: a card turned sideways
     return badge.join(_esc(part) for part in _E_TOKEN.split(text))
@@ -233,10 +240,10 @@ def render_card(card: Card, scale: float = 1.0, *, discuss: bool = True) -> str:
     rarity_style = _style(flex="0 0 auto", display="inline-flex", align_items="center",
                           justify_content="center", width="1.35em", height="1.35em",
                           border_radius="50%", background=r_bg, color=r_fg, font_weight="800",
-                          font_size="0.9em", border=f"0.06em solid {INK}")
+                          font_size="1em", border=f"0.06em solid {INK}")
     typebar_style = _style(display="flex", align_items="center", justify_content="space-between",
                            margin="0.3em 0.45em 0", padding="0.15em 0.4em", background=tint, color=INK,
-                           border=f"0.08em solid {edge}", border_radius="0.2em", font_size="0.82em",
+                           border=f"0.08em solid {edge}", border_radius="0.2em", font_size=f"{SMALLEST_EM}em",
                            font_weight="700", line_height="1.25")
     typebar = (
         f'<div class="tk-typebar" style="{typebar_style}">'
@@ -272,7 +279,7 @@ def render_card(card: Card, scale: float = 1.0, *, discuss: bool = True) -> str:
     # -- footer: CAP / TRU or the set number --------------------------------------------------
     foot_style = _style(display="flex", justify_content="space-between", align_items="center",
                         padding="0.25em 0.45em 0.35em", color=band_text if not stripes else INK,
-                        background=frame if not stripes else PAPER, font_size="0.8em", min_height="1.6em")
+                        background=frame if not stripes else PAPER, font_size=f"{SMALLEST_EM}em", min_height="1.6em")
     number = f'<span class="tk-number">#{card.number} · Alpha</span>'
     if card.is_system:
         stat = _style(background=PAPER, color=INK, border=f"0.1em solid {INK}", border_radius="0.3em",
@@ -304,8 +311,8 @@ def render_card(card: Card, scale: float = 1.0, *, discuss: bool = True) -> str:
 
 
 def _card_repr_html(card: Card) -> str:
-    """A Card in a notebook: its card face (see :func:`render_card`)."""
-    return render_card(card)
+    """A Card in a notebook: its card face at :data:`SCREEN_SCALE` (see :func:`render_card`)."""
+    return render_card(card, scale=SCREEN_SCALE)
 
 
 Card._repr_html_ = _card_repr_html  # cards.py holds data only; the drawing is given to it here

@@ -13,6 +13,7 @@ import json
 import tornado.web
 
 from ..present import REPLAY, present
+from ..present.faces import table_pictures
 from ..present.render import COLOR_STYLES
 from . import words
 from .base import BaseHandler
@@ -93,6 +94,9 @@ class ReplayHandler(BaseHandler):
             self.set_header("Content-Type", "application/json; charset=utf-8")
             self.finish(json.dumps(state))
             return
+        # the page draws every card's picture as the lessons' table does: the Alpha Set's
+        # pictures, sent once with the page (about 40 kB; public, the same for every game)
+        state = dict(state, pictures=table_pictures())
         window = moves_window(replay, self.get_query_argument("moves", "") or None)
         self.finish(self.render_template(
             "replay.html", title=f"Replay: {saved.student}, {saved.lesson or 'no lesson'}",

@@ -72,7 +72,7 @@ import traitlets
 
 from ..content.cards import Card, load_cards
 from ..content.names import clean_name
-from ..present.render import render_card
+from ..present.render import SCREEN_SCALE, render_card
 from ..present.words import clock
 from ..session import CODE_NEEDED, NO_NAME, PageSession, student_from_query
 from ..store import JournalUnavailable
@@ -232,7 +232,7 @@ def _card_html(card: Card) -> str:
     """The card drawn as HTML without its Discuss question (the box asks one question, under
     the card); a plain name if drawing fails."""
     try:
-        return render_card(card, discuss=False)
+        return render_card(card, scale=SCREEN_SCALE, discuss=False)
     except Exception:  # a card that cannot be drawn: the question must still be asked
         log.warning("Could not draw card %r; showing its name only.", card.name, exc_info=True)
         return (f'<div class="tokens-discuss-card-plain"><strong>{html.escape(card.name)}</strong>'

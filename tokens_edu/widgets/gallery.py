@@ -36,14 +36,14 @@ import ipywidgets as widgets
 
 from ..content.cards import COLOR_THEMES, COLORS, Card, CardPool, load_cards
 from ..content.glossary import GLOSSARY, glossary_html
-from ..present.render import RARITY_NAMES, render_card
+from ..present.render import RARITY_NAMES, SCREEN_SCALE, render_card
 
 __all__ = ["CardGallery"]
 
 log = logging.getLogger(__name__)
 
 ALL = "all"
-_TILE_SCALE = 1.0
+_TILE_SCALE = SCREEN_SCALE  # card text 12 px or more
 _DETAIL_SCALE = 1.5
 
 
@@ -177,7 +177,7 @@ class CardGallery(widgets.VBox):
             self._tiles[card.name] = tile
         self.grid = widgets.GridBox(
             list(self._tiles.values()),
-            layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(250px, 1fr))",
+            layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(316px, 1fr))",
                                   grid_auto_flow="row dense",
                                   grid_gap="12px", justify_items="flex-start", width="100%"),
         )

@@ -131,7 +131,8 @@ class GameView(widgets.VBox):
         keep: with a session and a known student, save each game put on this table on the
             server after every move (:mod:`tokens_edu.widgets.keep`). NewGamePanel passes False.
         thinking: add the "What was the computer thinking?" pane: False (default), True (the
-            pane starts closed) or ``"open"``. predict: with ``thinking``, guess each move first.
+            pane starts closed), ``"open"``, or ``"beside"`` (open, beside the table on a wide
+            screen, under it on a narrow one: :meth:`add_pane` ``beside=True``). predict: with ``thinking``, guess each move first.
         hints: add the Hint pane unless the teacher turned hints off
             (:func:`~tokens_edu.widgets.thinking_pane.hints_allowed`). hint_bot: its bot.
 
@@ -208,7 +209,8 @@ class GameView(widgets.VBox):
         self.after_computer_move: list[Callable] = []
         self.on_drawn: list[Callable] = []
         self._build()
-        self.thinking = ThinkingPane(self, open=thinking == "open", predict=predict) if thinking else None
+        self.thinking = (ThinkingPane(self, open=thinking in ("open", "beside"), predict=predict, beside=thinking == "beside")
+                         if thinking else None)
         self.hint = HintPane(self, hint_bot) if hints and hints_allowed(True) else None
         self._attach(match)
 
@@ -279,8 +281,17 @@ class GameView(widgets.VBox):
         self.pane_titles: dict[str, str] = {}
         self.pane_buttons: dict[str, widgets.Button] = {}
         self._pane_objects: dict[str, Pane] = {}
+        self._beside: set[str] = set()  # the keys of the panes beside the table
         self._pane_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap"))
         self._pane_box = widgets.VBox()
+        # panes asked for beside the table (add_pane(..., beside=True)): to its right on a wide
+        # screen, under it on a narrow one (the row wraps); hidden while it holds none
+        self._side_box = widgets.VBox(layout=widgets.Layout(flex="1 1 320px", max_width="460px", min_width="0",
+                                                            display="none"))
+        self.table.layout = widgets.Layout(flex="3 1 860px", min_width="0", max_width="100%")
+        self._table_row = widgets.HBox([self.table, self._side_box],
+                                       layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                             width="100%", grid_gap="8px"))
         self.explain, self.log_pane, self.replay = ExplainPane(self), LogPane(self), ReplayPane(self)
         self.tables, self.read = TablesPane(self), ReadPane(self)
         for pane in (self.explain, self.log_pane, self.replay, self.tables, self.read):
@@ -288,7 +299,7 @@ class GameView(widgets.VBox):
             self.add_pane(pane.key, pane.title, pane.box)
         self.discuss = DiscussArea(self, self.session, hot_seat=self.hot_seat)
         self._older_names()
-        self.children = [widgets.HTML(_CSS), self.table, self._pane_row, self._pane_box, self.discuss.box]
+        self.children = [widgets.HTML(_CSS), self._table_row, self._pane_row, self._pane_box, self.discuss.box]
 
     def _older_names(self) -> None:
         """The names the panes' widgets had when they lived in this class (tests, lessons)."""
@@ -301,7 +312,8 @@ class GameView(widgets.VBox):
         self.card_pick, self.card_html = rd.pick, rd.card
         self.discuss_pick, self.discuss_slot, self.discuss_offer, self.discuss_area = d.pick, d.slot, d.offer, d.box
 
-    def add_pane(self, key: str, title: str, widget: widgets.Widget, open: bool = False) -> widgets.Button:
+    def add_pane(self, key: str, title: str, widget: widgets.Widget, open: bool = False,
+                 beside: bool = False) -> widgets.Button:
         """Add a pane under the table with a show/hide button (reached with Tab).
 
         For lessons and later features (a "What was the computer thinking?" pane, a Hint).
@@ -310,6 +322,10 @@ class GameView(widgets.VBox):
             key: a short id (letters, digits, dashes); the CSS classes are ``tokens-pane-<key>``
                 and ``tokens-toggle-<key>``. title: the button's words. widget: the pane.
             open: show it at once.
+            beside: put the pane beside the table, to its right, when the window is wide enough
+                for both (the table at least 860 px, the pane 320 to 460 px: a 1366 px
+                Chromebook); on a narrower screen it goes under the table. Its button stays
+                with the others under the table.
 
         Returns:
             the show/hide Button.
@@ -327,7 +343,11 @@ class GameView(widgets.VBox):
         button.on_click(self.guard(functools.partial(self._on_toggle_pane, key)))
         self.panes[key], self.pane_titles[key], self.pane_buttons[key] = widget, title, button
         self._pane_row.children = tuple(self._pane_row.children) + (button,)
-        self._pane_box.children = tuple(self._pane_box.children) + (widget,)
+        if beside:
+            self._beside.add(key)
+            self._side_box.children = tuple(self._side_box.children) + (widget,)
+        else:
+            self._pane_box.children = tuple(self._pane_box.children) + (widget,)
         self._set_pane(key, open)
         return button
 
@@ -339,6 +359,8 @@ class GameView(widgets.VBox):
             pane.draw(self.page)
             pane.drawn_for = self.page.viewer
         self.panes[key].layout.display = None if show else "none"
+        if key in self._beside:  # the space beside the table only while a pane there is open
+            self._side_box.layout.display = None if any(self.pane_open(k) for k in self._beside) else "none"
         title = self.pane_titles[key]
         button = self.pane_buttons[key]
         button.description = f"{'▾' if show else '▸'} {title}"  # ▾ open, ▸ closed

@@ -303,7 +303,8 @@ class ThinkingPane:
     when it is built with ``thinking=True``; see the module).
 
     Args:
-        view: the GameView. open: show the pane at once. predict: ask for a guess before
+        view: the GameView. open: show the pane at once. beside: beside the table on a wide
+            screen (:meth:`GameView.add_pane`). predict: ask for a guess before
             each computer move.
 
     Attributes:
@@ -318,7 +319,7 @@ class ThinkingPane:
             to the pane's table being ready (thinking included), in seconds.
     """
 
-    def __init__(self, view, open: bool = True, predict: bool = False):
+    def __init__(self, view, open: bool = True, predict: bool = False, beside: bool = False):
         self.view = view
         self.html = widgets.HTML(value=_CSS + f'<div class="tokens-thinking"><i>{_esc(MESSAGES["waiting"])}</i></div>')
         self.html.add_class("tokens-thinking")
@@ -346,7 +347,7 @@ class ThinkingPane:
                          widgets.HBox([self.guess, self.next], layout=widgets.Layout(flex_flow="row wrap", align_items="center")),
                          self.guess_result]
         self.box = widgets.VBox(children + [self.html])
-        view.add_pane("thinking", "What was the computer thinking?", self.box, open=open)
+        view.add_pane("thinking", "What was the computer thinking?", self.box, open=open, beside=beside)
         self._pending = None  # the table's HTML, drawn once the board is drawn
         view.before_computer_move.append(self._before_move)
         view.after_computer_move.append(self._after_move)

@@ -13,7 +13,7 @@
   const first = JSON.parse(replay.querySelector(".replay-state").textContent);
   const handlers = {};
   const model = {
-    values: {state: first.state, palette: first.palette},
+    values: {state: first.state, palette: first.palette, pictures: first.pictures || {}},
     get(key) { return this.values[key]; },
     set(key, value) { this.values[key] = value; (handlers["change:" + key] || []).forEach(f => f()); },
     on(event, f) { (handlers[event] = handlers[event] || []).push(f); },

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from ...content.cards import load_cards
-from ...present.render import render_card
+from ...present.render import SCREEN_SCALE, render_card
 from . import Pane
 
 __all__ = ["ReadPane"]
@@ -67,4 +67,4 @@ class ReadPane(Pane):
         name = change.get("new") if isinstance(change, dict) else None
         if self._quiet:
             return
-        self.card.value = render_card(load_cards()[name], scale=0.9) if name else ""
+        self.card.value = render_card(load_cards()[name], scale=SCREEN_SCALE) if name else ""

@@ -33,6 +33,37 @@ const TAP = typeof matchMedia === "function" && matchMedia("(pointer: coarse)").
 // Below this width (px) the table is "narrow" (a phone, an upright tablet): the panel goes
 // under the felt, its moves right under the hand, and the log folds (table.css).
 const NARROW = 900;
+// Motion that explains the game (issue 30 part 4): a played card moves from the hand (or the
+// computer's hand) to its place, Tokens count up with a "+2" at the player who got them, a card
+// that leaves play turns over on its way to the discard pile, a card turned sideways turns, a
+// card that gets Flags (an Audit) shows them, and the computer's move lights up where it
+// happens. Each lasts MOTION_MS or less, never blocks a click (nothing waits for it), and none
+// runs when the system asks for reduced motion (prefers-reduced-motion).
+const MOTION_MS = 350;
+// Keys (the "Keys" note beside the table says them): a letter takes the focus to the next move
+// of its kind, Enter makes it. C: the cards (the arrows then step through them).
+const LETTER_KINDS = { t: "task", d: "deploy", r: "train", a: "audit", u: "use" };
+const KEYS_NOTE = [["← →", "step through your moves"], ["Enter", "make the move that has the focus"],
+  ["T D R A U", "the next Task, Deploy, tRain, Audit or Use"], ["E or End", "End turn"],
+  ["C", "the cards: ← → to read them, Enter shows a card's moves"], ["Esc", "cancel"]];
+// Sound is off until a student turns it on ("Sound" beside the controls; kept in this browser):
+// a short note when Tokens are scored (higher for a gain, lower for a loss). No sound files.
+const SOUND_KEY = "tokens-edu-sound";
+const soundOn = () => { try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (e) { return false; } };
+let AUDIO = null;
+function beep(up) {
+  if (!soundOn()) return;
+  try {
+    AUDIO = AUDIO || new (window.AudioContext || window.webkitAudioContext)();
+    const osc = AUDIO.createOscillator(), gain = AUDIO.createGain(), t = AUDIO.currentTime;
+    osc.frequency.value = up ? 880 : 330;
+    gain.gain.setValueAtTime(0.08, t);
+    gain.gain.exponentialRampToValueAtTime(0.001, t + 0.18);
+    osc.connect(gain).connect(AUDIO.destination);
+    osc.start(t); osc.stop(t + 0.2);
+  } catch (e) { /* no sound in this browser: the game goes on */ }
+}
+const stillPlease = () => typeof matchMedia !== "function" || matchMedia("(prefers-reduced-motion: reduce)").matches;
 const EXERT = `<span class="tk-exert" title="Turn this card sideways to use it, once per turn">E</span>`;
 
 function faceStyle(palette, color) {
@@ -47,11 +78,13 @@ function rulesHtml(text) {
   return String(text || "").split("{E}").map(esc).join(EXERT);
 }
 
-// A long name gets a smaller (never under 12 px) font so it fits two lines whole.
-function nameFit(name) {
+// A long name gets a smaller (never under 12 px) font so it fits two lines whole. Beside a
+// System's Token pips a long word has no room (Recommender's pips were pushed off the card):
+// that name takes its own row under the Cost and the pips.
+function nameFit(name, pips) {
   const text = String(name || "");
   const longest = Math.max(0, ...text.split(/\s+/).map((w) => w.length));
-  return longest > 11 || text.length > 14 ? " tk-name-long" : "";
+  return (longest > 11 || text.length > 14 ? " tk-name-long" : "") + (pips && longest > 9 ? " tk-name-row" : "");
 }
 
 // The face of a card (the parts of render_card's face that matter in play). `pictures`: each
@@ -67,7 +100,7 @@ function faceHtml(palette, f, pictures) {
   const cost = `Cost ${f.cost} Data` + (f.trainable ? " (diamond: can be trained)" : "");
   return `<span class="tk-face tk-${esc(f.color)} tk-${esc(String(f.type || "").toLowerCase())}${rules.length > 60 ? " tk-long" : ""}${rules ? "" : " tk-blank"}" style="${faceStyle(palette, f.color)}">` +
     `<span class="tk-head"><span class="tk-cost${f.trainable ? " tk-trainable" : ""}" title="${esc(cost)}"><b>${esc(f.cost)}</b></span>` +
-    `<span class="tk-name${nameFit(f.name)}">${esc(f.name)}</span>${tokens}</span>` +
+    `<span class="tk-name${nameFit(f.name, sys && f.tokens > 0)}">${esc(f.name)}</span>${tokens}</span>` +
     `<span class="tk-art" aria-hidden="true">${pic}</span>` +
     `<span class="tk-typebar"><span class="tk-type">${esc(f.type)}</span>${legacy}</span>` +
     (rules ? `<span class="tk-text"><span class="tk-rules">${rulesHtml(rules)}</span></span>` : "") +
@@ -209,7 +242,7 @@ function render({ model, el }) {
     // a target is a button (its name is its printed text); other cards are read, not pressed
     const card = opts.target
       ? `<button class="${cls.join(" ")}" data-id="${esc(opts.id)}" data-target="1">${inner}</button>`
-      : `<span class="${cls.join(" ")}" data-id="${esc(opts.id)}">${inner}</span>`;
+      : `<span class="${cls.join(" ")}" data-id="${esc(opts.id)}" tabindex="-1">${inner}</span>`;
     const moves = opts.playable && !ui.targeting ? movesHtml(st, opts.id) : "";
     return `<span class="tt-slot${c.sideways ? " tt-slot-sideways" : ""}" role="group" aria-label="${esc(c.face.name)}">${card}${moves}</span>`;
   }
@@ -293,6 +326,10 @@ function render({ model, el }) {
 
   function moreHtml(st) {
     const out = [];
+    if (st.you !== null && st.you !== undefined && st.over !== true) {
+      out.push(`<details class="tt-keys"${ui.keysOpen ? " open" : ""}><summary>Keys</summary><dl>` +
+        KEYS_NOTE.map(([k, what]) => `<dt>${esc(k)}</dt><dd>${esc(what)}</dd>`).join("") + `</dl></details>`);
+    }
     const moves = st.moves || [];
     if (moves.length) {
       out.push(`<details class="tt-movelist"${ui.listOpen ? " open" : ""}><summary>All my moves as a list (${moves.length})</summary>` +
@@ -332,6 +369,7 @@ function render({ model, el }) {
       }
       if (!st.autoplay || st.paused) out.push(`<button class="tokens-next">Next computer move ▸</button>`);
     }
+    out.push(`<button class="tt-sound" aria-pressed="${soundOn() ? "true" : "false"}" title="A short note when Tokens are scored">Sound</button>`);
     if (st.autoplay && st.has_bot) {
       out.push(`<label class="tt-speed">Computer speed <select>` +
         SPEEDS.map(([ms, w]) => `<option value="${ms}"${ms === st.delay ? " selected" : ""}>${w}</option>`).join("") + `</select></label>`);
@@ -381,9 +419,9 @@ function render({ model, el }) {
     const focusKey = (() => {
       if (!active || !root.contains(active) || active === root) return null;
       for (const k of ["data-quick", "data-move", "data-verb", "data-discard", "data-read", "data-id"]) if (active.hasAttribute(k)) return `[${k}="${CSS.escape(active.getAttribute(k))}"]`;
-      for (const c of ["tokens-undo", "tokens-next", "tokens-pause", "tokens-reveal", "tokens-again", "tt-cancel"]) if (active.classList.contains(c)) return "." + c;
+      for (const c of ["tokens-undo", "tokens-next", "tokens-pause", "tokens-reveal", "tokens-again", "tt-cancel", "tt-sound"]) if (active.classList.contains(c)) return "." + c;
       if (active.tagName === "SELECT") return ".tt-speed select";
-      if (active.tagName === "SUMMARY") return active.closest(".tt-log") ? ".tt-log summary" : ".tt-movelist summary";
+      if (active.tagName === "SUMMARY") return active.closest(".tt-log") ? ".tt-log summary" : active.closest(".tt-keys") ? ".tt-keys summary" : ".tt-movelist summary";
       return null;
     })();
     const [top, bottom] = st.sides;
@@ -407,6 +445,7 @@ function render({ model, el }) {
     // the newest news between the two sides: the computer's move as it is made, or what a move did
     const news = st.note && st.note.text ? `<div class="tt-note tt-note-${esc(st.note.kind || "info")}">${esc(st.note.text)}</div>` : "";
     // the status and the controls head the panel beside the felt: the felt gets the whole height
+    const before = stillPlease() || ui.lastGame !== st.game ? null : snapshot();
     body.innerHTML =
       `<div class="tt-main"><div class="tt-felt${st.cover ? " tt-covered" : ""}">` +
       sideHtml(st, top, "top", palette, playable, targets) +
@@ -439,6 +478,13 @@ function render({ model, el }) {
     if (put && (focusWasHere || scrollStart || newGame || turnBack && (document.activeElement === root || document.activeElement === document.body))) {
       focusOnTable(put);
     }
+    if (before) animate(before, st);
+    if (ui.tokens && ui.lastGame === st.game) {
+      const me = st.sides.find((side) => side.you) || st.sides[1];
+      const was = ui.tokens.get(me.p);
+      if (was !== undefined && was !== me.tokens) beep(me.tokens > was);
+    }
+    ui.tokens = new Map(st.sides.map((side) => [side.p, side.tokens]));
     ui.lastGame = st.game;
     if (scrollStart) {
       // a game started by a click: bring the whole table into view once it is on the page
@@ -455,6 +501,112 @@ function render({ model, el }) {
     }
     scheduleStep(st);
     strips();
+  }
+
+  // Where every card was before a drawing (its box, name, side, whether it was sideways, lit up,
+  // its Flags) and where each side's hand and discard pile were.
+  function snapshot() {
+    const cards = new Map();
+    root.querySelectorAll(".tt-card[data-id]").forEach((el) => {
+      const side = el.closest(".tt-side-top") ? "top" : el.closest(".tt-side-bottom") ? "bottom" : "hand";
+      cards.set(el.dataset.id, { box: el.getBoundingClientRect(), html: el.outerHTML, side,
+        name: (el.querySelector(".tk-name") || {}).textContent || "", sideways: el.classList.contains("tt-sideways"),
+        hl: el.classList.contains("tt-hl"), flags: el.querySelectorAll(".tt-flags i").length });
+    });
+    const backs = root.querySelector(".tt-side-top .tt-hand-backs");
+    return { cards, root: root.getBoundingClientRect(), backs: backs ? backs.getBoundingClientRect() : null };
+  }
+
+  // The drawing just made, moved from `before` (see MOTION_MS). Only transforms and opacity.
+  function animate(before, st) {
+    const ease = "cubic-bezier(.2,.7,.3,1)";
+    const now = new Map([...root.querySelectorAll(".tt-card[data-id]")].map((el) => [el.dataset.id, el]));
+    const handFrom = (name) => {
+      for (const [id, b] of before.cards) if (b.side === "hand" && b.name === name && !now.has(id)) return b.box;
+      for (const [, b] of before.cards) if (b.side === "hand" && b.name === name) return b.box;
+      return null;
+    };
+    now.forEach((el, id) => {
+      if (id.startsWith("hand:")) return;
+      const was = before.cards.get(id);
+      const box = el.getBoundingClientRect();
+      if (!was) { // a card played: from the hand it left (the computer's: its hand of backs)
+        const name = (el.querySelector(".tk-name") || {}).textContent || "";
+        const from = handFrom(name) || (el.closest(".tt-side-top") ? before.backs : null);
+        const dx = from ? from.left - box.left : 0, dy = from ? from.top - box.top : 40;
+        el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(.9)`, opacity: from ? 0.9 : 0 },
+          { transform: "none", opacity: 1 }], { duration: MOTION_MS, easing: ease });
+        return;
+      }
+      const face = el.querySelector(".tk-face");
+      if (face && was.sideways !== el.classList.contains("tt-sideways")) { // turned sideways (used) or upright
+        const on = el.classList.contains("tt-sideways");
+        face.animate([{ transform: on ? "none" : "rotate(90deg)" }, { transform: on ? "rotate(90deg)" : "none" }],
+          { duration: 250, easing: ease });
+      }
+      const flags = el.querySelectorAll(".tt-flags i");
+      if (flags.length > was.flags) { // Flags put on it (an Audit): the new ones drop in
+        [...flags].slice(was.flags).forEach((f) => f.animate([{ transform: "scale(2.2)", opacity: 0 }, { transform: "none", opacity: 1 }],
+          { duration: 300, easing: ease }));
+      }
+      if (el.classList.contains("tt-hl") && !was.hl) flash(el);
+    });
+    now.forEach((el, id) => { if (!before.cards.has(id) && el.classList.contains("tt-hl") && !id.startsWith("hand:")) flash(el); });
+    const ts = root.querySelectorAll(".tt-pile.tt-ts.tt-hl");
+    ts.forEach((el) => flash(el));
+    // cards that left play: they turn over on their way to their side's discard pile
+    before.cards.forEach((b, id) => {
+      if (b.side === "hand" || now.has(id)) return;
+      const pile = root.querySelector(`.tt-side-${b.side} .tt-discard`);
+      const ghost = document.createElement("div");
+      ghost.className = "tt-ghost";
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.inert = true;
+      ghost.innerHTML = b.html;
+      const here = root.getBoundingClientRect();
+      Object.assign(ghost.style, { left: `${b.box.left - here.left}px`, top: `${b.box.top - here.top}px` });
+      root.appendChild(ghost);
+      const to = pile ? pile.getBoundingClientRect() : null;
+      const dx = to ? to.left - b.box.left : 0, dy = to ? to.top - b.box.top : 0;
+      const run = ghost.animate([{ transform: "none", opacity: 1 },
+        { transform: "rotateY(90deg) scale(.85)", opacity: 0.8, offset: 0.45 },
+        { transform: `translate(${dx}px, ${dy}px) rotateY(90deg) scale(.2)`, opacity: 0 }], { duration: MOTION_MS, easing: "ease-in" });
+      run.onfinish = run.oncancel = () => ghost.remove();
+      setTimeout(() => ghost.remove(), MOTION_MS + 100);
+    });
+    // Tokens: the number counts up, a "+2" rises at the player who got them
+    st.sides.forEach((side, i) => {
+      const old = ui.tokens ? ui.tokens.get(side.p) : undefined;
+      if (old === undefined || old === side.tokens) return;
+      const box = root.querySelector(`.tt-side-${i === 0 ? "top" : "bottom"} .tt-tokens`);
+      if (!box) return;
+      const sign = document.createElement("span");
+      sign.className = `tt-gain${side.tokens < old ? " tt-loss" : ""}`;
+      sign.setAttribute("aria-hidden", "true");
+      sign.textContent = `${side.tokens > old ? "+" : "−"}${Math.abs(side.tokens - old)}`;
+      box.appendChild(sign);
+      const rise = sign.animate([{ transform: "translateY(6px)", opacity: 0 }, { transform: "translateY(-4px)", opacity: 1, offset: 0.3 },
+        { transform: "translateY(-18px)", opacity: 0 }], { duration: 400, easing: "ease-out" });
+      rise.onfinish = rise.oncancel = () => sign.remove();
+      setTimeout(() => sign.remove(), 500);
+      const number = box.querySelector("b");
+      const start = performance.now();
+      const count = (t) => {
+        const k = Math.min(1, (t - start) / MOTION_MS);
+        if (!number.isConnected) return;
+        number.textContent = String(Math.round(old + (side.tokens - old) * k));
+        if (k < 1) requestAnimationFrame(count);
+      };
+      number.textContent = String(old);
+      requestAnimationFrame(count);
+      setTimeout(() => { if (number.isConnected) number.textContent = String(side.tokens); }, MOTION_MS + 50);
+    });
+  }
+
+  // Where the computer's move happened lights up once (the glow stays while it is news).
+  function flash(el) {
+    el.animate([{ transform: "scale(1.06)", filter: "brightness(1.35)" }, { transform: "none", filter: "none" }],
+      { duration: MOTION_MS, easing: "ease-out" });
   }
 
   // A row of cards wider than the table scrolls sideways (table.css). A keyboard reaches it
@@ -481,6 +633,7 @@ function render({ model, el }) {
     }
     if (b.tagName === "SUMMARY") {
       if (b.parentElement.classList.contains("tt-log")) ui.logOpen = !b.parentElement.open;
+      else if (b.parentElement.classList.contains("tt-keys")) ui.keysOpen = !b.parentElement.open;
       else ui.listOpen = !b.parentElement.open;
       return;
     }
@@ -527,6 +680,12 @@ function render({ model, el }) {
     if (b.classList.contains("tokens-pause")) { send({ type: "pause", paused: !st.paused }); if (ui.timer) { clearTimeout(ui.timer); ui.timer = null; } return; }
     if (b.classList.contains("tokens-reveal")) { ui.hadFocus = true; send({ type: "reveal" }); return; }
     if (b.classList.contains("tokens-again")) { ui.hadFocus = true; send({ type: "again" }); return; }
+    if (b.classList.contains("tt-sound")) {
+      const on = !soundOn();
+      try { window.localStorage.setItem(SOUND_KEY, on ? "on" : "off"); } catch (e) { /* private mode: stays off */ }
+      b.setAttribute("aria-pressed", on && soundOn() ? "true" : "false");
+      return;
+    }
     if (b.classList.contains("tt-look")) { ui.bannerClosed = st.game; draw(); root.focus({ preventScroll: true }); return; }
   });
   root.addEventListener("change", (ev) => {
@@ -542,6 +701,36 @@ function render({ model, el }) {
       if (f) f.focus({ preventScroll: true });
       ev.stopPropagation();
       ev.preventDefault();
+      return;
+    }
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    // on a card: the arrows step through the cards, Enter (or Space) shows its moves
+    const onCard = document.activeElement && document.activeElement.matches && document.activeElement.matches("span.tt-card");
+    if (onCard) {
+      const cards = [...root.querySelectorAll(".tt-card[data-id]")];
+      const i = cards.indexOf(document.activeElement);
+      let to = null;
+      if (key === "ArrowRight" || key === "ArrowDown") to = cards[(i + 1) % cards.length];
+      else if (key === "ArrowLeft" || key === "ArrowUp") to = cards[(i - 1 + cards.length) % cards.length];
+      else if (key === "Enter" || key === " ") {
+        const id = document.activeElement.dataset.id;
+        ui.selected = id; ui.targeting = null; ui.showDiscard = null; draw();
+        to = root.querySelector(".tt-panel .tt-dock .tt-verb, .tt-panel .tt-read");
+      }
+      if (to) { to.focus({ preventScroll: false }); ev.preventDefault(); ev.stopPropagation(); return; }
+    }
+    // a letter: the next move of its kind (after the one with the focus); C: the first card
+    if ((LETTER_KINDS[key] || key === "c" || key === "e") && !(ev.target && ev.target.tagName === "SELECT")) {
+      let next = null;
+      if (key === "e") next = root.querySelector(".tt-panel .tt-end");
+      else if (key === "c") next = root.querySelector(".tt-card[data-id]");
+      else {
+        const kind = LETTER_KINDS[key];
+        const mine = [...root.querySelectorAll(`.tt-moves .tt-quick-${kind}, .tt-panel .tt-dock .tokens-action-${kind}`)];
+        next = mine[(mine.indexOf(document.activeElement) + 1) % Math.max(1, mine.length)] || null;
+      }
+      if (next) { next.focus({ preventScroll: false }); ev.preventDefault(); ev.stopPropagation(); }
       return;
     }
     // arrows step through the moves (cards' moves, then those beside the table); End: End turn

@@ -57,7 +57,8 @@ from pathlib import Path
 
 from tokens_edu import Game, starter_decks, train
 from tokens_edu.players import GreedyBot, LearningBot, SearchBot
-from tokens_edu.lab.simulation import game_seed, wilson_interval
+from tokens_edu.lab.simulation import game_seed
+from tokens_edu.lab.stats import wilson_interval
 
 
 def _load() -> str:

@@ -160,7 +160,7 @@ def copy_habits(turns: int = 8) -> None:
     from tokens_edu import Game, starter_decks
     from tokens_edu.lab.habits import habits, play_matches
     from tokens_edu.players import GreedyBot, LearningBot
-    from tokens_edu.players.learning import examples_from_game
+    from tokens_edu.players.imitation import examples_from_game
 
     decks = starter_decks()
     keys = {"start_train": "starts with Train", "task": "Task", "audit": "Audit", "missed_task": "missed Task"}

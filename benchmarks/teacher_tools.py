@@ -45,7 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tokens_edu import Game, starter_decks  # noqa: E402
 from tokens_edu.players import GreedyBot, RandomBot  # noqa: E402
 from tokens_edu.teacher.auth import Throttle  # noqa: E402
-from tokens_edu.teacher.dashboard import TokenAuth, make_app  # noqa: E402
+from tokens_edu.teacher.auth import TokenAuth  # noqa: E402
+from tokens_edu.teacher.dashboard import make_app  # noqa: E402
 from tokens_edu.store import Journal  # noqa: E402
 from tokens_edu.store.games import GameStore, snapshot  # noqa: E402
 

@@ -13,18 +13,29 @@ share are in ``tests/support/`` (on ``sys.path`` from here, so a test says ``fro
 ``make test-fast`` runs ``-m "not browser and not postgres and not hub and not slow"``. A test
 that needs a missing tool (Chromium, PostgreSQL, configurable-http-proxy, axe-core) fails with
 the command that installs it (``tests/support/needs.py``); nothing is skipped.
+
+No test uses the machine's own answers folder: ``TOKENS_EDU_DATA`` is a new, empty folder for
+the run (for each pytest-xdist worker) unless it is set; the servers a test starts inherit it.
+An answers file left by another checkout's tests at another revision would otherwise make
+``tokens-edu serve`` refuse to start.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
-
+if not os.environ.get("TOKENS_EDU_DATA", "").strip():
+    os.environ["TOKENS_EDU_DATA"] = tempfile.mkdtemp(prefix="tokens-edu-tests-")
+    atexit.register(shutil.rmtree, os.environ["TOKENS_EDU_DATA"], True)
 
 
 #: Fixture scopes shared by several tests of a module: a server, a browser, a build.

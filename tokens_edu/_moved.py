@@ -8,9 +8,13 @@ removes the old name. The old names are not files: a finder on ``sys.meta_path``
 list) and give no warning.
 
 An old *attribute* of a module that stays (``tokens_edu.store.Journal``, which moved to the
-session layer) is answered by the module's ``__getattr__``, made by :func:`moved_names`: it
-imports the new home by name when the old name is first used (so a lower layer never imports a
-higher one at import time) and warns the same way.
+session layer; ``tokens_edu.present.table.card_face``, which moved to ``present.faces``) is
+answered by the module's ``__getattr__``, made by :func:`moved_names`: it imports the new home
+by name when the old name is first used (so a lower layer never imports a higher one at import
+time) and warns the same way. Every such name is listed in :data:`OLD_NAMES` (a module may add
+its own when it makes its ``__getattr__``); ``tests/project/test_moved.py`` walks them all. A
+module never imports a moved name under its old name: then the name would be found without a
+warning.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import importlib.util
 import sys
 import warnings
 
-__all__ = ["MOVED", "QUIET", "REMOVAL", "install", "moved_names", "warn_moved"]
+__all__ = ["MOVED", "OLD_NAMES", "QUIET", "REMOVAL", "install", "moved_names", "warn_moved"]
 
 #: The release that removes every old name kept here.
 REMOVAL = "0.4.0"
@@ -62,6 +66,48 @@ MOVED = {
     "tokens_edu.teacher_cli": "tokens_edu.cli",
     "tokens_edu.thinking": "tokens_edu.players.thinking",
     "tokens_edu.voila_server": "tokens_edu.server.voila",
+}
+
+
+def _names(new: str, names: str) -> dict[str, str]:
+    return {name: new for name in names.split()}
+
+
+#: Old attribute names of modules that stay: module -> {old name: ``"new.module"`` (the same
+#: name there) or ``"new.module:attribute"``}. Each warns until tokens-edu :data:`REMOVAL`.
+OLD_NAMES: dict[str, dict[str, str]] = {
+    "tokens_edu.cli": _names("tokens_edu.server.launcher",
+                             "DEFAULT_LESSONS DEFAULT_PORT Capacity plan_capacity voila_command"),
+    "tokens_edu.lab.simulation": {**_names("tokens_edu.players.registry", "BOTS make_bot register_bot"),
+                                  **_names("tokens_edu.lab.stats", "summary wilson_interval"),
+                                  "resolve_deck": "tokens_edu.content.decks"},
+    "tokens_edu.players.learning": _names("tokens_edu.players.imitation", "Example examples_from_game"),
+    "tokens_edu.present.page": _names("tokens_edu.game.observe", "PUBLIC_KINDS"),
+    "tokens_edu.present.table": _names("tokens_edu.present.faces",
+                                       "HINTS LOG_LINES VERBS WIN_TOKENS board_state card_face move_label "
+                                       "move_text_for_screen moves_state plain sides_state table_pictures"),
+    "tokens_edu.server.launcher": _names("tokens_edu.server.storage", "StorageWatch storage_problem"),
+    "tokens_edu.server.voila": _names("tokens_edu.server.state", "DEFAULTS"),
+    "tokens_edu.store.answers": _names("tokens_edu.store.database", "CANNOT_SAVE READ_FAILED SAVE_FAILED"),
+    "tokens_edu.teacher.auth": {"LOCKED": "tokens_edu.teacher.auth:WAIT"},
+    "tokens_edu.teacher.dashboard": {**_names("tokens_edu.teacher.data", "ClassData"),
+                                     "DashboardData": "tokens_edu.teacher.data:ClassData",
+                                     **_names("tokens_edu.teacher.pages", "MAX_ROWS answers_csv safe_cell"),
+                                     **_names("tokens_edu.teacher.lessons", "lesson_prompts"),
+                                     **_names("tokens_edu.teacher.live", "POLL_SECONDS"),
+                                     **_names("tokens_edu.teacher.auth", "Throttle TokenAuth")},
+    "tokens_edu.teacher.data": {"DashboardData": "tokens_edu.teacher.data:ClassData"},
+    "tokens_edu.widgets.game_view": {**_names("tokens_edu.widgets.controls", "Control MoveButton"),
+                                     **_names("tokens_edu.widgets.panes.log", "LOG_TABLE_ROWS"),
+                                     **_names("tokens_edu.present.faces", "WIN_TOKENS"),
+                                     **_names("tokens_edu.widgets.new_game", "NewGamePanel PAGE_ONLY_NOTE"),
+                                     "_make_bot": "tokens_edu.players.match:seat_bot"},
+    "tokens_edu.widgets.table": {**_names("tokens_edu.present.faces",
+                                          "HINTS LOG_LINES VERBS WIN_TOKENS card_face move_label "
+                                          "move_text_for_screen plain table_pictures"),
+                                 "table_state": "tokens_edu.present.table"},
+    "tokens_edu.widgets.trust": _names("tokens_edu.widgets.bounds", "page_bounds"),
+    "tokens_edu.widgets.who": _names("tokens_edu.session", "NO_NAME"),
 }
 
 #: Old names that are public names of their own (``tokens_edu.plots``, ``tokens_edu.env``):
@@ -141,19 +187,23 @@ def warn_moved(old: str, new: str, stacklevel: int = 3) -> None:
                   f"tokens-edu {REMOVAL}.", DeprecationWarning, stacklevel=stacklevel)
 
 
-def moved_names(module: str, names: dict[str, str]):
+def moved_names(module: str, names: dict[str, str] | None = None):
     """A module ``__getattr__`` for old attribute names of ``module`` that moved.
 
     Args:
         module: the module's ``__name__``.
-        names: old attribute name -> ``"new.module:attribute"`` (its new home).
+        names: old attribute name -> ``"new.module:attribute"`` (or ``"new.module"``: the same
+            name there), added to :data:`OLD_NAMES`; None: the module's names there.
 
     Returns:
         a function for the module's ``__getattr__``: it imports the new home on first use,
         warns (:func:`warn_moved`) and gives the object; other names raise AttributeError.
     """
+    table = OLD_NAMES.setdefault(module, {})
+    table.update(names or {})
+
     def __getattr__(name: str):
-        where = names.get(name)
+        where = table.get(name)
         if where is None:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         new_module, _, attribute = where.partition(":")

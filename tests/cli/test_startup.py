@@ -141,11 +141,14 @@ def test_the_help_lines_are_each_command_s_own():
     assert own == {name: line for name, (_, line) in COMMAND_HELP.items()}
 
 
-def test_old_names_of_the_cli_module_still_work():
+def test_old_names_of_the_cli_module_still_work_with_a_warning():
     import tokens_edu.cli as cli
     from tokens_edu.server import launcher
 
-    assert cli.voila_command is launcher.voila_command and cli.DEFAULT_PORT == launcher.DEFAULT_PORT
+    with pytest.warns(DeprecationWarning, match=r"tokens_edu\.cli\.voila_command has moved.*0\.4\.0"):
+        assert cli.voila_command is launcher.voila_command
+    with pytest.warns(DeprecationWarning, match="0.4.0"):
+        assert cli.DEFAULT_PORT == launcher.DEFAULT_PORT
     assert {m.__name__.rsplit(".", 1)[1] for m in cli.COMMANDS} == {m for m, _ in cli.COMMAND_HELP.values()}
 
 

@@ -172,7 +172,7 @@ def test_replay_view_starts_at_the_end_when_asked(games):
 
 def test_replay_view_draws_the_card_table_from_either_seat(games):
     from tokens_edu.widgets import ReplayView
-    from tokens_edu.widgets.table import table_state
+    from tokens_edu.present.table import table_state
 
     game = games[0]
     view = ReplayView(game, step=12)

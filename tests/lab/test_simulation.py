@@ -15,9 +15,10 @@ import pytest
 from tokens_edu import DeckError, balance_matrix, first_player_advantage, simulate, starter_decks
 from tokens_edu.players import GreedyBot, RandomBot
 from tokens_edu.cli import main as cli_main
-from tokens_edu.lab.simulation import (
-    BOTS, COLUMNS, game_seed, make_bot, play_game, register_bot, resolve_deck, wilson_interval,
-)
+from tokens_edu.content.decks import resolve_deck
+from tokens_edu.lab.simulation import COLUMNS, game_seed, play_game
+from tokens_edu.lab.stats import wilson_interval
+from tokens_edu.players.registry import BOTS, make_bot, register_bot
 
 GB, BR = "Green-Blue", "Black-Red"
 

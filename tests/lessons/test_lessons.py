@@ -160,7 +160,7 @@ def test_lesson_07_shows_the_search_bots_thinking_and_offers_hints():
     assert view.thinking.tables and view.thinking.guessed >= 1
     assert all(1 <= len(table) <= 5 for _, table in view.thinking.tables)
     assert any(table["games"].sum() > 0 for _, table in view.thinking.tables)  # it searched
-    from tokens_edu.teacher.dashboard import lesson_prompts  # the teacher's dashboard has its column
+    from tokens_edu.teacher.lessons import lesson_prompts  # the teacher's dashboard has its column
 
     assert ("07-inside-the-computers-head", "Explainability") in lesson_prompts(LESSONS)
 

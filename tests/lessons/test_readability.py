@@ -169,13 +169,14 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
     gallery.search.value = "zzzz qqqq"
     texts.add(shown(gallery.message.value))
     texts |= set(predict.MESSAGES.values())
-    from tokens_edu.widgets.table import HINTS  # what each move on the card table does
+    from tokens_edu.present.faces import HINTS  # what each move on the card table does
 
     texts |= set(HINTS.values())
     from tokens_edu.widgets import thinking_pane  # the computer's thinking pane and the Hint
 
     texts |= set(thinking_pane.MESSAGES.values())
-    from tokens_edu.widgets import command_lab, copy_lab, drawing_lab, exit_question, fair_data, teach_lab, who
+    from tokens_edu.session import NO_NAME
+    from tokens_edu.widgets import command_lab, copy_lab, drawing_lab, exit_question, fair_data, teach_lab
 
     # the learning lessons' labs (lessons 8 and 11) and the exit questions; "{label}" and the
     # like are filled with a one-word value, as on the page
@@ -186,7 +187,7 @@ def widget_messages(tmp_path: Path, monkeypatch) -> set[str]:
                      teach_lab.MESSAGES, copy_lab.MESSAGES, language_guess.MESSAGES, language_write.MESSAGES,
                      class_sentences.MESSAGES, kit_sentences.WARNINGS):
         texts |= {re.sub(r"\{\w+\}", "Flag", t) for t in messages.values()}
-    texts.add(who.NO_NAME)
+    texts.add(NO_NAME)
     texts |= {copy_lab.NEVER_ACTED, teach_lab.SEED_WORDS.format(seed=4821)}
     from tokens_edu.widgets.deck_check import EXAMPLE_DECK, DeckCheck
 

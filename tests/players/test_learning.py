@@ -17,8 +17,8 @@ from tokens_edu import Game, starter_decks
 from tokens_edu.engine import moves as mv
 from tokens_edu.players import GreedyBot, LearningBot, RandomBot
 from tokens_edu.players.features import LEARNING_FEATURES, LEARNING_MEANINGS, learning_features
-from tokens_edu.players.learning import (EXAMPLE_COLUMNS, TRAIN_COLUMNS, WIN_POINTS, Example,
-                                         examples_from_game)
+from tokens_edu.players.imitation import Example, examples_from_game
+from tokens_edu.players.learning import EXAMPLE_COLUMNS, TRAIN_COLUMNS, WIN_POINTS
 from scenarios import shuffle_hidden
 
 DECKS = starter_decks()

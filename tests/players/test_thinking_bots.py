@@ -105,7 +105,7 @@ def test_search_bad_arguments_say_what_is_wrong():
 
 
 def test_search_registered_for_simulations():
-    from tokens_edu.lab.simulation import BOTS, make_bot
+    from tokens_edu.players.registry import BOTS, make_bot
 
     assert {"search", "learning"} <= set(BOTS)
     assert isinstance(make_bot("search", seed=4), SearchBot) and make_bot("search", seed=4).seed == 4

@@ -15,8 +15,8 @@ from needs import need
 
 from tokens_edu import card_picture, load_cards, render_card
 from tokens_edu.content.cards import COLOR_THEMES, PICTURE_COLORS
+from tokens_edu.present.faces import card_face, table_pictures
 from tokens_edu.present.render import COLOR_STYLES, SCREEN_SCALE, card_aria_label
-from tokens_edu.present.table import card_face, table_pictures
 
 POOL = load_cards()
 TABLE_PICTURES = table_pictures()

@@ -9,7 +9,7 @@ from sqlalchemy.dialects import postgresql
 
 from tokens_edu.store import JournalUnavailable
 from tokens_edu.session.journal import Journal
-from tokens_edu.store.answers import CANNOT_SAVE, SAVE_FAILED
+from tokens_edu.store.database import CANNOT_SAVE, SAVE_FAILED
 from tokens_edu.store.db import default_url, dialect_insert
 from tokens_edu.store.schema import answers
 

@@ -168,13 +168,13 @@ def test_the_code_is_read_when_the_student_is_first_asked_for(env, codes):
     import tokens_edu.session.page as page  # where the session reads the page's code
 
     asked = []
-    real = page.code_from_query
+    real = page._code_from_query
 
     def spy(query=None):
         asked.append(1)
         return real(query)
 
-    env.setattr(page, "code_from_query", spy)
+    env.setattr(page, "_code_from_query", spy)
     env.setenv("QUERY_STRING", f"code={codes['Bo']}")
     j = Journal(lesson=LESSON)
     assert asked == []

@@ -23,7 +23,9 @@ import pytest
 
 from tokens_edu import Game, starter_decks
 from tokens_edu.players import GreedyBot
-from tokens_edu.teacher.dashboard import Throttle, TokenAuth, answers_csv, make_app, safe_cell
+from tokens_edu.teacher.auth import Throttle, TokenAuth
+from tokens_edu.teacher.dashboard import make_app
+from tokens_edu.teacher.pages import answers_csv, safe_cell
 from tokens_edu.session.journal import Journal
 from tokens_edu.store.roster import Roster
 from tokens_edu.store.games import GameStore
@@ -337,7 +339,7 @@ def test_replay_steps_are_the_records_positions(dash, db):
     record = game.to_record()
     import json
 
-    from tokens_edu.widgets.table import table_state
+    from tokens_edu.present.table import table_state
 
     for step in (0, 7, 20, 3, 19):
         for seat in (0, 1):
@@ -447,12 +449,12 @@ def test_teacher_command_refuses_a_busy_port_and_a_short_password(tmp_path, caps
 def test_a_fresh_folder_reads_as_empty(tmp_path):
     """On a new database the dashboard shows nothing (its tables come from the store's
     migrations, as for every part of the kit), and sees games and the class list once made."""
-    from tokens_edu.teacher.dashboard import DashboardData
+    from tokens_edu.teacher.data import ClassData
 
     url = f"sqlite:///{tmp_path}/fresh.sqlite"
-    data = DashboardData(url)
+    data = ClassData(url)
     assert data.games.games().empty and data.roster.entries() == [] and data.choices()["students"] == []
-    data.version()
+    data.refresh()
     GameStore(url).start(Game.new(starter_decks()[0], starter_decks()[7], seed=1), "Ana", "05", page="p")
     Roster(url).add(["Ana"])
     assert len(data.games.games()) == 1 and [e.name for e in data.roster.entries()] == ["Ana"]
@@ -462,7 +464,8 @@ def test_progress_shows_each_lessons_prompts_before_anyone_answers(tmp_path):
     """The lessons' own Discuss questions are columns from the start (read from the notebooks)."""
     from pathlib import Path
 
-    from tokens_edu.teacher.dashboard import DashboardData, lesson_prompts
+    from tokens_edu.teacher.data import ClassData as DashboardData
+    from tokens_edu.teacher.lessons import lesson_prompts
 
     lessons = Path(__file__).resolve().parents[2] / "lessons"
     prompts = lesson_prompts(lessons)

@@ -32,7 +32,7 @@ import importlib
 import os
 import sys
 
-from .. import __version__, _compiled
+from .. import __version__, _compiled, _moved
 from ..errors import UsageProblem
 
 __all__ = ["main", "build_parser", "COMMANDS", "COMMAND_HELP"]
@@ -54,19 +54,17 @@ COMMAND_HELP = {
     "upgrade-db": ("upgrade_db", "bring the answers database up to date with this tokens-edu (after copying it)"),
 }
 
-#: Old names of ``tokens_edu.cli`` that live in :mod:`tokens_edu.server.launcher` (it loads the
-#: store): given when asked for, not at import.
-_LAUNCHER_NAMES = ("DEFAULT_LESSONS", "DEFAULT_PORT", "Capacity", "plan_capacity", "voila_command")
+#: The old names of this module, which live in :mod:`tokens_edu.server.launcher` (it loads the
+#: store): imported when first read, with a DeprecationWarning (``tokens_edu._moved.OLD_NAMES``).
+_old_name = _moved.moved_names(__name__)
 
 
 def __getattr__(name: str):
-    """:data:`COMMANDS` (every command's module, imported now) and the old names of this module
-    from :mod:`tokens_edu.server.launcher`, imported when first read."""
+    """:data:`COMMANDS` (every command's module, imported now), or an old name of this module
+    (from :mod:`tokens_edu.server.launcher`, with a DeprecationWarning until tokens-edu 0.4.0)."""
     if name == "COMMANDS":
         return tuple(_command_module(command) for command in COMMAND_HELP)
-    if name in _LAUNCHER_NAMES:
-        return getattr(importlib.import_module("tokens_edu.server.launcher"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _old_name(name)
 
 
 def _command_module(command: str):

@@ -15,7 +15,7 @@ __all__ = ["add_command", "run"]
 
 
 def add_command(sub) -> None:
-    """``tokens-edu roster``: the class list with each student's code (see :mod:`tokens_edu.roster`)."""
+    """``tokens-edu roster``: the class list with each student's code (see :mod:`tokens_edu.store.roster`)."""
     roster = sub.add_parser(
         "roster",
         help="the class list: a short code and a personal link for each student",

@@ -14,8 +14,8 @@ from ..content.inputs import InputTooLarge, read_text_limited
 from ..server import today as today_file
 from ..store.db import data_folder, default_url
 from ..store.migrate import start_problem
-from ..teacher.auth import password_problem
-from ..teacher.dashboard import DEFAULT_PORT, TokenAuth, serve
+from ..teacher.auth import TokenAuth, password_problem
+from ..teacher.dashboard import DEFAULT_PORT, serve
 from ..teacher.hub_auth import HubTeacherAuth, running_as_hub_service
 from .common import use_data_dir
 
@@ -49,7 +49,7 @@ class TodayFile:
 
 
 def add_command(sub) -> None:
-    """``tokens-edu teacher``: the live dashboard (see :mod:`tokens_edu.dashboard`)."""
+    """``tokens-edu teacher``: the live dashboard (see :mod:`tokens_edu.teacher.dashboard`)."""
     teacher = sub.add_parser(
         "teacher",
         help="the teacher dashboard: answers, progress, answer wall, games (updates live)",

@@ -1,7 +1,7 @@
 """Cards as data: the frozen :class:`Card` and the :class:`CardPool` read from ``cards/``.
 
 The Alpha Set lives in ``cards/alpha-set.yaml`` at the project's root (and inside the installed
-package in a wheel: see :mod:`tokens_edu.bundle`). This module only reads
+package in a wheel: see :mod:`tokens_edu.content.bundle`). This module only reads
 and checks that data; what each card *does* lives in :mod:`tokens_edu.engine.effects`. A new vanilla
 System (no rules text) needs only a new record in the YAML file.
 
@@ -111,7 +111,7 @@ class Card:
         icon: the name of the card's picture, ``cards/icons/<icon>.svg`` (e.g. ``"message-chatbot"``),
             or ``""`` for none; draw it with :func:`card_picture`.
 
-    In a notebook a Card shows itself as its card face: :mod:`tokens_edu.render` (imported with
+    In a notebook a Card shows itself as its card face: :mod:`tokens_edu.present.render` (imported with
     the package) gives the class its ``_repr_html_``, so this data module needs no drawing code.
     """
 

@@ -17,8 +17,8 @@ Then the text is put in Unicode's NFC form (an "é" typed as one character or as
 accent is the same name), runs of spaces become one space, and the ends are trimmed.
 
 This module only cleans. Whether a cleaned name is acceptable (not empty, not too long) is the
-caller's rule: the journal refuses an empty or over-long name in plain words
-(:mod:`tokens_edu.journal`).
+caller's rule: the store refuses an empty or over-long name in plain words
+(:func:`tokens_edu.store.writer.check_name`).
 
 Example::
 

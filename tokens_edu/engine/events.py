@@ -2,7 +2,7 @@
 
 The rules append one tuple per event to ``State.events``: ``(code, turn, player, *args)``,
 where ``player`` is 0/1 or None and ``args`` are card ids and numbers fixed at that moment
-(Tokens after a gain, Flags after an Audit...). :mod:`tokens_edu.narrate` turns them into a
+(Tokens after a gain, Flags after an Audit...). :mod:`tokens_edu.game.narrate` turns them into a
 student's sentences only when somebody reads the log. ``KIND`` gives each code's short word
 (the ``kind`` column of the log table).
 """

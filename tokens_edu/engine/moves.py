@@ -4,7 +4,7 @@ A move packs a kind and up to three numbers: ``kind | (a + 1) << 4 | (b + 1) << 
 where ``a``, ``b``, ``c`` are card ids (the game's numbering of its card instances, 0..4094) or
 -1 for "none". Ints are cheap to make, compare and hash, so the rules generate them by the dozen
 and only a reader who asks gets an :class:`~tokens_edu.Action` with its text
-(:mod:`tokens_edu.notation`).
+(:mod:`tokens_edu.game.notation`).
 
 =========  =============  ===============  ==================  ============
 kind       a              b                c                   rule

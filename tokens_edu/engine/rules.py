@@ -1,5 +1,5 @@
 """The rulings as predicates: each rule is written once, here, and read by both the move
-generator (:mod:`~tokens_edu.engine.flow`) and the explanations (:mod:`tokens_edu.explain`).
+generator (:mod:`~tokens_edu.engine.flow`) and the explanations (:mod:`tokens_edu.game.explain`).
 
 A predicate returns ``None`` when the rule allows the thing, or a *reason*: a tuple whose first
 item is a short code (``"sideways"``, ``"new"``, ``"cost"``...) followed by the card ids and

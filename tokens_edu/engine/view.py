@@ -4,7 +4,7 @@ A bot reads the game thousands of times a game, so the view copies nothing and i
 with the engine (see ``tokens_edu/_build.py``). It answers only what its player may know:
 their own hand, the board, both discard piles and every count; never the opponent's hand or
 either deck's order (R22's looks are shown only to the player looking, through their own
-decision). :mod:`tokens_edu.observe` builds the snapshot for tables and students from the
+decision). :mod:`tokens_edu.game.observe` builds the snapshot for tables and students from the
 same rules.
 """
 

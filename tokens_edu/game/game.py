@@ -505,7 +505,7 @@ class Game(GameCore):
         return game_tables(self, _check_player(player))
 
     def _repr_html_(self) -> str:
-        """The board as the player to act sees it (see :func:`tokens_edu.tables.game_html`)."""
+        """The board as the player to act sees it (see :func:`tokens_edu.game.tables.game_html`)."""
         # the tables module loads pandas: only when a notebook shows a game
         from .tables import game_html
 

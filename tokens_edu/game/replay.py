@@ -14,7 +14,7 @@ pane does).
 Example::
 
     from tokens_edu import Game, starter_decks
-    from tokens_edu.replay import Replay
+    from tokens_edu.game.replay import Replay
     r = Replay(game)            # a Game, a record dict, or the path of a record .json
     r.goto(10)                  # the position after 10 moves (r.game)
     r.move(10)                  # who made move 10, its text, and the log lines it caused

@@ -320,7 +320,7 @@ def build_scenario(source) -> ScenarioStart:
 
 def check_names(names) -> tuple[str, str]:
     """Two different player names of 1-40 characters, cleaned as every typed name is
-    (:func:`tokens_edu.names.clean_name`: no control, bidi-override or invisible characters,
+    (:func:`tokens_edu.content.names.clean_name`: no control, bidi-override or invisible characters,
     spaces tidied). Raises ScenarioError."""
     if isinstance(names, str) or not isinstance(names, Sequence) or len(names) != 2:
         raise ScenarioError("names must be two names, like ('Ada', 'Bo').")

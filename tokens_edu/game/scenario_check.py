@@ -10,7 +10,7 @@ A teacher writing a puzzle wants the whole list, in plain words, with line numbe
 
 How it works: the YAML is read with PyYAML's composer, which keeps the line of every key and
 value, so each problem points at the line to change. The checks follow the scenario format of
-:mod:`tokens_edu.scenario` (the same keys, ranges and card rules). When no problem is found,
+:mod:`tokens_edu.game.scenario` (the same keys, ranges and card rules). When no problem is found,
 the game is really built with :meth:`tokens_edu.Game.from_scenario`, so the engine has the last
 word: anything it refuses is reported too (at the line of the entry its message names).
 
@@ -37,7 +37,7 @@ from .scenario import _MAX_LIST, _PLAYER, _TOP, yaml_shape_problem
 
 __all__ = ["Problem", "check_scenario", "check_scenario_text", "describe"]
 
-# The entries a System or a Tool may have (as in tokens_edu.scenario.build_scenario).
+# The entries a System or a Tool may have (as in tokens_edu.game.scenario.build_scenario).
 _SYSTEM_KEYS = ("card", "flags", "exerted", "new")
 _TOOL_KEYS = ("card", "exerted", "new")
 _MAX_ENTRIES = 50
@@ -458,7 +458,7 @@ def check_scenario(path) -> list[Problem]:
     and anything the engine still refuses is reported.
 
     Args:
-        path: the scenario file (str or Path), YAML in the format of :mod:`tokens_edu.scenario`.
+        path: the scenario file (str or Path), YAML in the format of :mod:`tokens_edu.game.scenario`.
 
     Returns:
         list of :class:`Problem`, sorted by line; empty when the scenario is good.

@@ -5,7 +5,7 @@ Needs the ``rl`` extra: ``pip install "tokens-edu[rl]"`` (PettingZoo and Gymnasi
 ::
 
     from tokens_edu.env import env
-    from tokens_edu.bots import RandomBot
+    from tokens_edu.players import RandomBot
 
     e = env(deck0="Green-Blue", deck1="Black-Red", render_mode="ansi")
     e.reset(seed=42)
@@ -93,11 +93,10 @@ except ImportError as e:  # pragma: no cover - depends on the installation
                       f"(missing: {e.name}).") from None
 
 from ..content.cards import load_cards
-from ..content.decks import starter_decks
+from ..content.decks import resolve_deck, starter_decks
 from ..errors import DeckError, IllegalAction
 from ..game.actions import Action
 from ..game.game import Game
-from .simulation import resolve_deck
 
 __all__ = ["env", "raw_env", "action_to_index", "index_to_action", "action_kind", "observation_vector",
            "ACTION_SIZE", "OBS_SIZE", "BLOCKS", "OBS_FIELDS", "CARDS", "BOARD_SLOTS", "TARGETS",
@@ -382,7 +381,7 @@ class raw_env(AECEnv):
     observations and the fixed action space.
 
     Args:
-        deck0, deck1: each player's deck, as :func:`tokens_edu.simulation.resolve_deck` takes it
+        deck0, deck1: each player's deck, as :func:`tokens_edu.content.decks.resolve_deck` takes it
             (a Deck, a starter deck's name, a deck file); None: a starter deck picked at each
             reset by the environment's seeded generator.
         turn_limit: a game reaching this many turns ends as a draw (truncation), R25.

@@ -249,7 +249,7 @@ def thinking(table, ax=None, title: str | None = None):
     """Bars: the options a computer player weighed, its pick on top (in orange).
 
     Args:
-        table: a DataFrame from ``bot.explain(game)`` (:mod:`tokens_edu.thinking`). For a
+        table: a DataFrame from ``bot.explain(game)`` (:mod:`tokens_edu.players.thinking`). For a
             SearchBot the bars are its chance to win after each move, and each bar says its
             share of the thinking; for other bots, the table's ``measure``.
         ax: a matplotlib Axes (None: a new figure). title: the title (default: "What was

@@ -8,7 +8,7 @@ Games run on every core of this computer by default. Each game's seed comes from
 give and the game's number, so the table is the same for a seed whatever the number of
 processes (or the executor) used, and any row can be played again with :func:`play_game`.
 
-Bots are given by name (``"random"``, ``"greedy"``; see :data:`BOTS` and :func:`register_bot`),
+Bots are given by name (``"random"``, ``"greedy"``; see :data:`~tokens_edu.players.registry.BOTS` and :func:`~tokens_edu.players.registry.register_bot`),
 as a class (made fresh for every game, with ``seed=`` when it takes one) or as an instance
 (copied fresh for every game). Decks are given as a :class:`~tokens_edu.Deck`, a starter deck's
 name (``"Green-Blue"``), a deck file's path, or a list of card names.
@@ -42,20 +42,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..content.decks import Deck, resolve_deck, starter_decks
+from .. import _moved
+from ..content.decks import Deck, starter_decks
+from ..content.decks import resolve_deck as _resolve_deck
 from ..game.game import Game
 from ..players.bots import Bot, play_out
-from ..players.registry import BOTS, make_bot, recipes, register_bot
-from .stats import first_player_stats, summary, wilson_interval
+from ..players.registry import recipes
+from .stats import first_player_stats
+from .stats import wilson_interval as _wilson_interval
 
 if TYPE_CHECKING:  # (loaded when other processes play: one process needs neither)
     import concurrent.futures as cf
 
 __all__ = [
     "simulate", "simulate_rows", "balance_matrix", "matchups", "first_player_advantage", "play_game", "play_one",
-    "resolve_deck", "make_bot", "register_bot", "BOTS", "COLUMNS", "DEFAULT_TURN_LIMIT",
-    "game_seed", "wilson_interval", "summary",
+    "COLUMNS", "DEFAULT_TURN_LIMIT", "game_seed",
 ]
+
+# Old names of this module (imported from their homes until tokens-edu 0.4.0, with a warning).
+__getattr__ = _moved.moved_names(__name__)
 
 #: The columns of :func:`simulate`'s table, in order.
 COLUMNS = ["game", "seed", "deck0", "deck1", "first_player", "winner", "turns", "rounds",
@@ -109,7 +114,7 @@ def play_one(deck0: Deck, deck1: Deck, seed: int, bots, turn_limit: int | None) 
     row of :func:`simulate`'s table (without ``game``, ``deck0``, ``deck1``).
 
     This is the one loop every simulation runs. It is on the engine's fast path: a bot with
-    ``choose_move`` (every :class:`~tokens_edu.bots.Bot`) gives a small-int move that
+    ``choose_move`` (every :class:`~tokens_edu.players.Bot`) gives a small-int move that
     :meth:`Game.push` plays, with no :class:`Action` made or parsed; a bot with only
     ``choose`` is asked for an Action, which :meth:`Game.apply` plays.
     """
@@ -135,7 +140,7 @@ def play_game(deck0, deck1, seed: int, bots=("greedy", "greedy"), turn_limit: in
     (so a row of the table can be looked at move by move: ``game.tables()["log"]``).
 
     Args:
-        deck0, deck1: decks as :func:`resolve_deck` takes them.
+        deck0, deck1: decks as :func:`~tokens_edu.content.decks.resolve_deck` takes them.
         seed: the game's seed: the table's ``seed`` column.
         bots: as in :func:`simulate` (both bots get the seeds simulate gives them).
         turn_limit: as in :func:`simulate`. names: the players' names.
@@ -143,7 +148,7 @@ def play_game(deck0, deck1, seed: int, bots=("greedy", "greedy"), turn_limit: in
     Returns:
         the finished Game.
     """
-    d0, d1 = resolve_deck(deck0), resolve_deck(deck1)
+    d0, d1 = _resolve_deck(deck0), _resolve_deck(deck1)
     r0, r1 = recipes(bots)
     players = (r0.make(_bot_seed(seed, 0)), r1.make(_bot_seed(seed, 1)))
     game = Game.new(d0, d1, seed=seed, turn_limit=turn_limit, names=names)
@@ -318,7 +323,7 @@ def simulate(deck0, deck1, n: int, bots=("greedy", "greedy"), seed: int = 0, pro
         deck0, deck1: a :class:`~tokens_edu.Deck`, a starter deck's name (``"Green-Blue"``), a
             deck file's path, or a list of card names; each must be legal (R1).
         n: how many games (0 to 10,000,000).
-        bots: two bots (player 0's, player 1's), each a name from :data:`BOTS` (``"greedy"``,
+        bots: two bots (player 0's, player 1's), each a name from :data:`~tokens_edu.players.registry.BOTS` (``"greedy"``,
             ``"random"``), a bot class (made fresh each game, with ``seed=`` if it takes one),
             or a bot (copied fresh each game). One bot alone plays both seats.
         seed: any whole number. Game ``i`` uses :func:`game_seed` ``(seed, i)``, and each bot a
@@ -356,7 +361,7 @@ def simulate_rows(deck0, deck1, n: int, bots=("greedy", "greedy"), seed: int = 0
     thousand games take to play). Arguments and errors as :func:`simulate`."""
     _check_int("n", n, 0, _MAX_GAMES)
     _check_common(seed, processes, executor, turn_limit)
-    d0, d1 = resolve_deck(deck0), resolve_deck(deck1)
+    d0, d1 = _resolve_deck(deck0), _resolve_deck(deck1)
     bot_recipes = recipes(bots)
     batch = _Batch((d0, d1), bot_recipes, seed, turn_limit)
     rows = _run(batch, [(i, 0, 1, 0, 1) for i in range(n)], processes, executor, progress, "Games")
@@ -375,7 +380,7 @@ def balance_matrix(decks=None, n: int = 100, bots=("greedy", "greedy"), seed: in
     a win. A deck does not play itself (the diagonal is empty).
 
     Args:
-        decks: a list of decks (as :func:`resolve_deck` takes them); None: the ten starter decks.
+        decks: a list of decks (as :func:`~tokens_edu.content.decks.resolve_deck` takes them); None: the ten starter decks.
         n: games per pair (1 to 100,000). Ten decks make 45 pairs: ``n=100`` is 4,500 games.
         bots, seed, processes, executor, turn_limit, progress: as in :func:`simulate` (the
             first bot plays deck A, the second deck B, whichever seat they sit in).
@@ -395,7 +400,7 @@ def balance_matrix(decks=None, n: int = 100, bots=("greedy", "greedy"), seed: in
 
     _check_int("n", n, 1, 100_000)
     _check_common(seed, processes, executor, turn_limit)
-    deck_list = starter_decks() if decks is None else [resolve_deck(d) for d in decks]
+    deck_list = starter_decks() if decks is None else [_resolve_deck(d) for d in decks]
     names = [d.name for d in deck_list]
     if len(deck_list) < 2:
         raise ValueError("A balance matrix needs at least two decks.")
@@ -438,7 +443,7 @@ def matchups(deck, opponents=None, n: int = 50, bots=("greedy", "greedy"), seed:
     """How ``deck`` does against each opponent deck: ``n`` games each, seats swapped half the time.
 
     Args:
-        deck: your deck (as :func:`resolve_deck` takes it: a Deck, a file, a starter's name).
+        deck: your deck (as :func:`~tokens_edu.content.decks.resolve_deck` takes it: a Deck, a file, a starter's name).
         opponents: a list of decks; None: the ten starter decks.
         n: games against each opponent (1 to 100,000).
         bots: (your deck's bot, the opponents' bot), as in :func:`simulate`.
@@ -456,8 +461,8 @@ def matchups(deck, opponents=None, n: int = 50, bots=("greedy", "greedy"), seed:
 
     _check_int("n", n, 1, 100_000)
     _check_common(seed, processes, executor, turn_limit)
-    mine = resolve_deck(deck)
-    others = starter_decks() if opponents is None else [resolve_deck(d) for d in opponents]
+    mine = _resolve_deck(deck)
+    others = starter_decks() if opponents is None else [_resolve_deck(d) for d in opponents]
     if not others:
         raise ValueError("Give at least one opponent deck.")
     ra, rb = recipes(bots)
@@ -479,7 +484,7 @@ def matchups(deck, opponents=None, n: int = 50, bots=("greedy", "greedy"), seed:
                 wins += 1
             else:
                 losses += 1
-        low, high = wilson_interval(wins + 0.5 * draws, n)
+        low, high = _wilson_interval(wins + 0.5 * draws, n)
         out.append({"opponent": other.name, "games": n, "wins": wins, "losses": losses, "draws": draws,
                     "win_rate": (wins + 0.5 * draws) / n, "low": low, "high": high})
     table = pd.DataFrame(out).set_index("opponent").sort_values("win_rate", kind="stable")
@@ -498,7 +503,7 @@ def first_player_advantage(games=None, *, deck0=None, deck1=None, n: int = 1000,
     and ``deck1`` as :func:`simulate` takes them; None: the first and second starter decks).
     Who goes first is decided in each game by the die roll (R2).
 
-    A draw counts as half a win. The interval (Wilson, :func:`wilson_interval`) is where the
+    A draw counts as half a win. The interval (Wilson, :func:`~tokens_edu.lab.stats.wilson_interval`) is where the
     true rate likely is: if it holds 50%, these games cannot tell going first from second.
 
     Returns:

@@ -9,11 +9,11 @@ each other bot.
 Example::
 
     from tokens_edu import tournament
-    from tokens_edu.bots import GreedyBot, RandomBot, SearchBot
+    from tokens_edu.players import GreedyBot, RandomBot, SearchBot
     tournament({"Greedy": GreedyBot(), "Random": RandomBot(), "Search": SearchBot(iterations=60)},
                games=10, seed=1)
 
-(The module is ``tokens_edu.roundrobin``; ``tokens_edu.tournament`` is the function.)
+(The module is ``tokens_edu.lab.tournaments``; ``tokens_edu.tournament`` is the function.)
 """
 
 from __future__ import annotations

@@ -4,13 +4,13 @@ actions, judging by what its player may see (``game.view(player)`` or
 
 - :class:`RandomBot`: any legal action, uniformly, from its own seeded generator.
 - :class:`GreedyBot`: a quick rule-of-thumb player (one look ahead, no search).
-- :class:`SearchBot` (:mod:`tokens_edu.search`): imagines the hidden cards and plays many
+- :class:`SearchBot` (:mod:`tokens_edu.players.search`): imagines the hidden cards and plays many
   games forward in its head before each move.
-- :class:`LearningBot` (:mod:`tokens_edu.learning`): weighs a few features of each move with
+- :class:`LearningBot` (:mod:`tokens_edu.players.learning`): weighs a few features of each move with
   weights it learns from its games (``tokens_edu.train``); its knowledge is a pandas table.
 
 Every bot can say why: ``bot.explain(game)`` is a table of the options it weighed
-(:mod:`tokens_edu.thinking`).
+(:mod:`tokens_edu.players.thinking`).
 
 Every bot also has ``choose_move(game) -> int``, the fast path simulations use: it returns one
 of ``game.legal_moves()`` and ``game.push(move)`` plays it (no Action or text is made).
@@ -65,7 +65,7 @@ class Bot:
     def explain(self, game: Any, for_player: int | None = None) -> Any:
         """The options this bot weighs for the decision of the player to act, as a pandas
         DataFrame: at most five, its pick first, with its scores and a one-line reason in a
-        student's words (see :mod:`tokens_edu.thinking` for the columns).
+        student's words (see :mod:`tokens_edu.players.thinking` for the columns).
 
         Args:
             game: a Game that is not over.

@@ -30,7 +30,8 @@ a baseline, Williams 1992). The size of each nudge is set per weight (Adam, King
 
 How it learns from examples (copying a person)
 ----------------------------------------------
-``bot.learn_from_examples(examples_from_game(game, player=0))`` changes the weights so that
+``bot.learn_from_examples(examples_from_game(game, player=0))`` (examples from
+:mod:`tokens_edu.players.imitation`) changes the weights so that
 the moves a person chose in a recorded game get the most points: the same nudge, toward the
 board of the person's move and away from the others, repeated over all the examples (fitting
 a *choice model*, conditional logit regression). Its table says, after each round, how many
@@ -55,10 +56,14 @@ from ..errors import IllegalAction, TokensError
 from . import thinking
 from .bots import Bot, GreedyBot
 from .features import LEARNING_FEATURES, LEARNING_MEANINGS, learning_features
-from .imitation import Example, _agreement, _example_data, _to_fit, examples_from_game
+from .. import _moved
+from .imitation import _agreement, _example_data, _to_fit
 
-__all__ = ["LearningBot", "LearningBotFileError", "Example", "examples_from_game", "TRAIN_COLUMNS",
+__all__ = ["LearningBot", "LearningBotFileError", "TRAIN_COLUMNS",
            "EXAMPLE_COLUMNS", "FEATURES", "LOOKAHEAD_TURNS", "WIN_POINTS", "game_score"]
+
+# Old names of this module (Example, examples_from_game: in .imitation), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 
 #: The features a LearningBot weighs (the rows of ``bot.weights``), in order.
 FEATURES = LEARNING_FEATURES
@@ -387,7 +392,8 @@ class LearningBot(Bot):
         all the examples together.
 
         Args:
-            examples: a list of :class:`Example` (see :func:`examples_from_game`), or of
+            examples: a list of :class:`~tokens_edu.players.imitation.Example` (see
+                :func:`~tokens_edu.players.imitation.examples_from_game`), or of
                 ``(game, move)`` pairs where ``move`` is one of ``game.legal_moves()`` or its text.
             rounds: how many steps (1 to 10,000).
             seed: the imagined deals (the same seed: the same result).

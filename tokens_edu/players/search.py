@@ -4,10 +4,10 @@ Tokens hides cards: nobody sees the other player's hand or the order of a deck. 
 bot does what a person does. For each move it could make, it **imagines** the hidden cards
 (``game.imagine(player, rng)``: the opponent's hand, their face-down Training Set and both
 decks dealt again at random, from the cards it cannot see), makes the move, and plays the game
-forward in its head with quick rule-of-thumb players (:class:`~tokens_edu.bots.GreedyBot`) for
+forward in its head with quick rule-of-thumb players (:class:`~tokens_edu.players.GreedyBot`) for
 both sides, for a few turns (:data:`HORIZON`). Where an imagined game stops before its end, it
 guesses the chance of winning from what the board looks like
-(:func:`tokens_edu.features.win_chance`). The move whose imagined games went best is its move.
+(:func:`tokens_edu.players.features.win_chance`). The move whose imagined games went best is its move.
 This is *determinized rollouts* (perfect-information Monte Carlo), the simplest kind of Monte
 Carlo search for games with hidden cards.
 

@@ -7,7 +7,7 @@ The table's columns:
 - every bot: ``option`` (the move's text), ``chosen`` (True for its pick; that row is first),
   ``reason`` (one line, e.g. "Audit Explainability: it is sideways and would be Deprecated;
   Neural Network survives with 1 Flag"), and ``score`` (how much the bot likes it, its own way);
-- :class:`~tokens_edu.bots.SearchBot`: ``share`` (its share of the thinking, 0 to 1),
+- :class:`~tokens_edu.players.SearchBot`: ``share`` (its share of the thinking, 0 to 1),
   ``games`` (pretend games after the move) and ``win_chance`` (0 to 1, equal to ``score``:
   the average result of those games, where a pretend game someone won counts 1 or 0 and one
   stopped after the search's horizon, most of them, counts its guessed chance from the
@@ -16,11 +16,11 @@ The table's columns:
   higher ``win_chance`` (in whole percent, as the pane shows it) unless the chosen row's
   reason ends with one sentence saying why (:func:`why_chosen`: "The 80% option was tried in
   only 8 pretend games, and in those same games this move did better (88%).");
-- :class:`~tokens_edu.bots.GreedyBot`: ``rule`` (the step of its list the score comes from);
-- :class:`~tokens_edu.bots.LearningBot`: ``value`` (its points for the move: its weights
+- :class:`~tokens_edu.players.GreedyBot`: ``rule`` (the step of its list the score comes from);
+- :class:`~tokens_edu.players.LearningBot`: ``value`` (its points for the move: its weights
   times the features of the board it imagines after the move; equal to ``score``) and
   ``why`` (the feature that gives the move more or fewer points than its other options);
-- :class:`~tokens_edu.bots.RandomBot`: ``score`` is each move's chance of being picked.
+- :class:`~tokens_edu.players.RandomBot`: ``score`` is each move's chance of being picked.
 
 Rows: the chosen option first, then the others in the bot's order (the search: by share of
 thinking; the others: by score), at most :data:`MAX_OPTIONS` in all. These columns, their

@@ -54,7 +54,7 @@ def card_face(card) -> dict:
     """The printed facts of a card that the table draws (all public: they are on the card).
 
     Args:
-        card: a :class:`~tokens_edu.cards.Card`.
+        card: a :class:`~tokens_edu.content.cards.Card`.
 
     Returns:
         dict with ``name, color, type, cost, trainable, tokens, cap, tru, keywords, legacy,

@@ -38,13 +38,16 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ..game.actions import Action
-from ..game.observe import PUBLIC_KINDS, Observer
+from .. import _moved
+from ..game.observe import Observer
 from ..errors import IllegalAction
 from .faces import LOG_LINES, WIN_TOKENS, board_state, card_face, moves_state, plain, sides_state
 from .state import PageState, TableState
 
-__all__ = ["Seating", "Page", "present", "mask", "short_name", "REPLAY", "MAX_NAME", "PUBLIC_KINDS",
-           "UNDO_HINTS"]
+__all__ = ["Seating", "Page", "present", "mask", "short_name", "REPLAY", "MAX_NAME", "UNDO_HINTS"]
+
+# Old names of this module (PUBLIC_KINDS: in tokens_edu.game.observe), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 
 #: Names are cut to this many characters on a page (a long name breaks the layout).
 MAX_NAME = 30

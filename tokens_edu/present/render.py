@@ -105,7 +105,7 @@ def card_aria_label(card: Card, discuss: bool = True) -> str:
     """One plain sentence-by-sentence description of every fact on the card, for screen readers.
 
     Args:
-        card: a :class:`~tokens_edu.cards.Card`.
+        card: a :class:`~tokens_edu.content.cards.Card`.
         discuss: False leaves the Discuss question out (a card drawn without it).
 
     Returns:
@@ -155,7 +155,7 @@ def render_card(card: Card, scale: float = 1.0, *, discuss: bool = True) -> str:
     """The card as a self-contained HTML fragment (inline CSS, no JavaScript).
 
     Args:
-        card: a :class:`~tokens_edu.cards.Card`.
+        card: a :class:`~tokens_edu.content.cards.Card`.
         scale: size factor (float, 0.3 to 4). ``1`` draws the card at poker-card size,
             63 x 88 mm (about 238 x 333 screen pixels); ``1.5`` is half as big again.
         discuss: False leaves the card's Discuss question out (a Discuss box that asks its
@@ -401,8 +401,8 @@ def print_sheet(cards_or_deck: Deck | Iterable[Card | str], path: str | os.PathL
     100% scale ("actual size", not "fit to page"), with background graphics on.
 
     Args:
-        cards_or_deck: a :class:`~tokens_edu.decks.Deck` (every copy prints: 2 copies, 2
-            cards), a :class:`~tokens_edu.cards.CardPool`, or a list of Cards and/or card names
+        cards_or_deck: a :class:`~tokens_edu.content.decks.Deck` (every copy prints: 2 copies, 2
+            cards), a :class:`~tokens_edu.content.cards.CardPool`, or a list of Cards and/or card names
             (any case; ``"2x Chatbot"`` allowed).
         path: where to write the ``.html`` file (str or path-like). Its folder must exist.
         paper: ``"A4"`` or ``"Letter"`` (any case): the page size the file asks the printer for.

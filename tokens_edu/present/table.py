@@ -1,5 +1,5 @@
-"""The card table's state for one viewer, as a JSON-able dict (:func:`table_state`), and the
-table's parts and words (from :mod:`.faces`).
+"""The card table's state for one viewer, as a JSON-able dict (:func:`table_state`). The
+table's parts and words live in :mod:`.faces`.
 
 New code asks the presenter (:func:`tokens_edu.present.present`) for a :class:`~.page.Page` and
 reads ``page.table_state()`` or ``page.state()``; :func:`table_state` is the same thing for a
@@ -10,24 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .faces import (
-    HINTS,
-    LOG_LINES,
-    VERBS,
-    WIN_TOKENS,
-    board_state,
-    card_face,
-    move_label,
-    move_text_for_screen,
-    moves_state,
-    plain,
-    sides_state,
-    table_pictures,
-)
+from .. import _moved
+from . import faces as _faces
 from .page import Seating, present
 
-__all__ = ["table_state", "card_face", "table_pictures", "move_label", "move_text_for_screen", "plain",
-           "WIN_TOKENS", "LOG_LINES", "VERBS", "HINTS", "board_state", "sides_state", "moves_state"]
+__all__ = ["table_state"]
+
+# Old names of this module: the table's parts and words live in .faces (until tokens-edu 0.4.0).
+__getattr__ = _moved.moved_names(__name__)
 
 
 def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Iterable = (),
@@ -65,11 +55,11 @@ def table_state(game, viewer: int | None, *, seat: int | None = None, moves: Ite
     state = page.table_state()
     hl = tuple(highlight)
     if hl:
-        state["board"] = board_state(page.obs, hl)
-        state["sides"] = sides_state(page.obs, page.seat, page.viewer, page.names, hl)
+        state["board"] = _faces.board_state(page.obs, hl)
+        state["sides"] = _faces.sides_state(page.obs, page.seat, page.viewer, page.names, hl)
     moves = tuple(moves)
     if moves:
-        state["moves"] = moves_state(moves, {f["name"] for f in state["hand"]}, {b["id"] for b in state["board"]})
+        state["moves"] = _faces.moves_state(moves, {f["name"] for f in state["hand"]}, {b["id"] for b in state["board"]})
     if prompt:
-        state["prompt"] = plain(prompt)
+        state["prompt"] = _faces.plain(prompt)
     return state

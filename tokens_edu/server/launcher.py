@@ -42,18 +42,22 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
+from .. import _moved
 from ..content.bundle import lessons_dir
 from ..errors import UsageProblem
 from ..store import migrate
 from ..store.db import JournalUnavailable, data_folder, sqlite_path
 from .memory import ESTIMATE_MIB, mem_available_mib, remembered_kernel_mib
-from .storage import StorageWatch, storage_problem
+from .storage import StorageWatch as _StorageWatch
 from .today import resolve_lesson
 
-__all__ = ["serve", "voila_command", "plan_capacity", "Capacity", "storage_problem", "StorageWatch",
+__all__ = ["serve", "voila_command", "plan_capacity", "Capacity",
            "connection_root", "kernel_transport", "is_lesson", "lesson_names", "page_kinds",
            "port_is_free", "DEFAULT_LESSONS", "DEFAULT_PORT", "START_PAGE", "CLASS_SIZE",
            "KERNEL_MIB", "HOST", "STOP_WAIT_S"]
+
+# Old names of this module (StorageWatch, storage_problem: in .storage), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 
 #: The kit's lessons: inside the installed package (a wheel), or ``<repo>/lessons`` of a source
 #: checkout (see :mod:`tokens_edu.content.bundle`). ``tokens-edu lessons copy DIR`` makes an editable copy.
@@ -448,7 +452,7 @@ def serve(args: argparse.Namespace) -> int:
     watch = None
     if data is not None and not env.get("TOKENS_EDU_DB_URL", "").strip():
         env["TOKENS_EDU_STORAGE_WATCHED"] = "1"  # the kernels leave telling the teacher to us
-        watch = StorageWatch(data)
+        watch = _StorageWatch(data)
         watch.check()
         watch.start()
     return _run(cmd, env, args, watch)

@@ -48,7 +48,7 @@ DEFAULTS = {
     "kernel_log": None,  # file for the kernels' own output (their stderr and stdout)
     "memo_folder": None,  # where the measured kernel size is kept for the next start
     # one kernel's memory (see .limits): its data segment at most, and where the watch stops it
-    "kernel_data_mib": 1024,
+    "kernel_data_mib": 2048,
     "kernel_stop_mib": 768,
 }
 

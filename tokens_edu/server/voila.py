@@ -39,6 +39,7 @@ from pathlib import Path
 import jinja2
 import tornado.web
 
+from .. import _moved
 from .console import DropKnownNoise, quiet_logs, silence
 from .handlers import (
     KERNEL_ID,
@@ -53,11 +54,14 @@ from .handlers import (
 from .limits import WS_MAX_BYTES
 from .pages import guarded_renderer, page_handler
 from .pools import StartQueue, is_ready, kernel_manager
-from .state import DEFAULTS, ServeState
+from .state import ServeState
 from .watch import watch
 
 __all__ = ["main", "make_app_class", "stop_everything", "share_template_bytecode",
-           "clean_stale_connection_dirs", "HEARTBEAT_S", "STOP_BUDGET_S", "DEFAULTS"]
+           "clean_stale_connection_dirs", "HEARTBEAT_S", "STOP_BUDGET_S"]
+
+# Old names of this module (DEFAULTS: in .state), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 
 log = logging.getLogger("tokens-edu")
 

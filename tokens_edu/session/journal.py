@@ -27,11 +27,13 @@ from typing import TYPE_CHECKING
 from .. import _moved
 from ..store import Stores, Writer
 from ..store.answers import card_name_and_prompt
-from ..store.db import Draft, Saved, shown_url
+from ..store.db import shown_url
 from .page import PageSession
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ..store.db import Draft, Saved
 
 __all__ = ["Journal"]
 

@@ -38,17 +38,18 @@ import sqlalchemy as sa
 
 from .. import _moved
 from ..store import JournalUnavailable, Stores, Writer
-from ..store.roster import normalize_code, roster_name
+from ..store.roster import normalize_code as _normalize_code
+from ..store.roster import roster_name as _roster_name
 from ..store.schema import CODE_LENGTH
-from ..store.writer import check_name
-from .address import code_from_query
-from .browser import browser_hash
+from ..store.writer import check_name as _check_name
+from .address import code_from_query as _code_from_query
+from .browser import browser_hash as _browser_hash
 
 __all__ = ["PageSession", "CODE_NEEDED", "NO_NAME"]
 
 log = logging.getLogger(__name__)
 
-# The old ``tokens_edu.store.identity`` is this module (tokens_edu/_moved.py); its other names
+# An old module name is this module (tokens_edu/_moved.py: MOVED); its other names
 # live here now, each with a DeprecationWarning until tokens-edu 0.4.0.
 __getattr__ = _moved.moved_names(__name__, {
     "PageIdentity": "tokens_edu.session.page:PageSession",
@@ -99,11 +100,11 @@ class PageSession:
         self._student: str | None = None
         self._how = ""  # "login", "code", "given" or "typed" (see the module's words)
         if self._locked:
-            self._student, self._how = check_name(hub_user), "login"
+            self._student, self._how = _check_name(hub_user), "login"
             if student is not None and student != self._student:
                 log.info("Ignoring student=%r: the JupyterHub login %r is used.", student, hub_user)
         elif student is not None and str(student).strip():
-            self._student, self._how = check_name(student), "given"
+            self._student, self._how = _check_name(student), "given"
         self._code = ""  # the roster code this page signed in with
         self._roster_seen = False
         self._code_failures = 0
@@ -134,7 +135,7 @@ class PageSession:
         if self._student is not None or self._locked:
             return
         try:
-            code = code_from_query()
+            code = _code_from_query()
         except Exception:  # the page's query cannot be read: no sign-in, never a crash
             log.info("Could not read the page's code.", exc_info=True)
             return
@@ -167,7 +168,7 @@ class PageSession:
         Raises:
             ValueError: empty, too long, locked to a login, or the class uses codes.
         """
-        name = check_name(name)
+        name = _check_name(name)
         self._check_page()
         if self._locked and name != self._student:
             raise ValueError(f"You are logged in as {self._student}, so your answers are saved "
@@ -196,7 +197,7 @@ class PageSession:
         """Remember the page's browser (from its secret, sent by a front end). Returns True when
         ``secret`` was a browser's secret (else nothing changes and False is returned)."""
         try:
-            self._browser = browser_hash(secret)
+            self._browser = _browser_hash(secret)
         except ValueError:
             log.info("A page sent something that is not a browser's secret.")
             return False
@@ -215,7 +216,7 @@ class PageSession:
                 then save."), or the class uses codes and the name was typed (:data:`CODE_NEEDED`).
         """
         if name is not None:
-            name = check_name(name)
+            name = _check_name(name)
             trusted = name == self.student and self.trusted
             if not trusted and self.roster_in_use:
                 raise ValueError(CODE_NEEDED)
@@ -259,7 +260,7 @@ class PageSession:
             return False
         if not self._roster_seen:
             try:
-                self._roster_seen = bool(roster_name(self.store.engine))
+                self._roster_seen = bool(_roster_name(self.store.engine))
             except Exception:  # noqa: BLE001 (a store problem shows when saving)
                 log.info("Could not read the class roster.", exc_info=True)
                 return False
@@ -296,9 +297,9 @@ class PageSession:
             raise ValueError(f"You are logged in as {self._student}, so your answers are saved "
                              "under that name.")
         self._page_checked = True  # a code typed now wins over the page's link
-        normalized = normalize_code(code)
+        normalized = _normalize_code(code)
         try:
-            name = roster_name(self.store.engine, normalized) if len(normalized) == CODE_LENGTH else None
+            name = _roster_name(self.store.engine, normalized) if len(normalized) == CODE_LENGTH else None
         except sa.exc.SQLAlchemyError:
             log.warning("Reading the class roster failed", exc_info=True)
             raise JournalUnavailable("The class list cannot be read just now. Try again in a "
@@ -310,7 +311,7 @@ class PageSession:
             raise ValueError("That code is not on the class list. Check the code on your slip "
                              "and type it again.")
         self._code_failures = 0
-        self._student, self._code, self._how = check_name(name), normalized, "code"
+        self._student, self._code, self._how = _check_name(name), normalized, "code"
         self.identify(self._student)
         return self._student
 

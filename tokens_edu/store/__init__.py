@@ -22,9 +22,8 @@ student's work takes a :class:`Writer` (name, trusted, browser). One module per 
 - :mod:`.roster`: the class list with codes (:class:`Roster`).
 - :mod:`.logins`: each student's own PostgreSQL login, for JupyterHub.
 
-``tokens_edu.store.Journal`` (the old one-object journal) is now
-:class:`tokens_edu.session.journal.Journal`; the old name works with a DeprecationWarning until
-tokens-edu 0.4.0.
+The old one-object journal is :class:`tokens_edu.session.journal.Journal`, a facade kept for
+notebooks until tokens-edu 0.4.0 (the store's old name for it warns).
 
 The store's log messages go to the ``tokens_edu.store`` loggers; the library shows none by
 itself (a lesson kernel's stderr is the student's page): the lesson server and the commands

@@ -40,10 +40,11 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
+from .. import _moved
 from ..content.cards import Card, load_cards
 from ..content.names import clean_name
 from . import schema
-from .database import CANNOT_SAVE, READ_FAILED, SAVE_FAILED, Database, new_id
+from .database import Database, new_id
 from .db import Draft, Saved, dialect_insert, utc
 from .export import write_csv
 from .limits import too_fast_message
@@ -52,8 +53,12 @@ from .writer import Writer, readable_by
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Answers", "SAVE_FAILED", "CANNOT_SAVE", "READ_FAILED", "TOO_FAST", "SAVE_LIMITS",
-           "DRAFTS_PER_MINUTE", "too_long_message", "storable", "card_name_and_prompt"]
+__all__ = ["Answers", "TOO_FAST", "SAVE_LIMITS", "DRAFTS_PER_MINUTE", "too_long_message", "storable",
+           "card_name_and_prompt"]
+
+# Old names of this module (SAVE_FAILED, CANNOT_SAVE, READ_FAILED: in .database), until
+# tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 
 #: What a student reads after about ten saves in a few seconds (the one-minute wait of
 #: :func:`tokens_edu.store.limits.too_fast_message`; other waits say their own time).
@@ -145,8 +150,9 @@ class Answers:
             ValueError: an empty or too long answer, an unknown card, a bad id, or saving too
                 often (:class:`~tokens_edu.store.limits.TooFast`, saying how long to wait).
                 Nothing is saved then.
-            JournalUnavailable: the store refused the save (:data:`SAVE_FAILED` for a one-off,
-                :data:`CANNOT_SAVE` when it cannot store anything now). Nothing is saved then.
+            JournalUnavailable: the store refused the save (:data:`.database.SAVE_FAILED` for a
+                one-off, :data:`.database.CANNOT_SAVE` when it cannot store anything now). Nothing
+                is saved then.
         """
         if not isinstance(text, str) or not text.strip():
             raise ValueError("Your answer is empty. Write a few words, then save.")

@@ -74,7 +74,7 @@ class Saved:
 
 @dataclass(frozen=True)
 class Draft(Saved):
-    """Text a student typed but has not saved (see :meth:`tokens_edu.store.Journal.draft_for`)."""
+    """Text a student typed but has not saved (see :meth:`tokens_edu.store.answers.Answers.draft`)."""
 
 
 def data_folder() -> Path:

@@ -108,15 +108,17 @@ class SavedGame:
 
 
 def ensure_table(engine: sa.Engine, table: sa.Table, indexes=(), read_only: bool = False) -> bool:
-    """Kept for one release (``tokens_edu.saved_games.ensure_table``): tables now come from the
-    store's migrations. Brings the database up to date (unless ``read_only``) and says whether
-    ``table`` is there; ``indexes`` are ignored (the migrations make them).
+    """Kept until tokens-edu 0.4.0 (a DeprecationWarning): tables now come from the store's
+    migrations. Checks the database's revision and makes a new one (unless ``read_only``; see
+    :func:`tokens_edu.store.migrate.ensure_current`) and says whether ``table`` is there;
+    ``indexes`` are ignored (the migrations make them).
 
     Raises:
-        JournalUnavailable: the database cannot be brought up to date (plain words).
+        JournalUnavailable: the database cannot be used as it is (plain words: an older one
+            says to run ``tokens-edu upgrade-db``).
     """
     warnings.warn("ensure_table is replaced by the store's migrations "
-                  "(tokens_edu.store.migrate.ensure_current); it will be removed in the next release.",
+                  "(tokens_edu.store.migrate.ensure_current); it will be removed in tokens-edu 0.4.0.",
                   DeprecationWarning, stacklevel=2)
     if not read_only:
         ensure_current(engine)
@@ -217,7 +219,7 @@ class GameStore:
             undo: the lesson's undo policy (``"turn"``, ``"free"`` or ``"off"``).
             page: an id of the page holding the game (None: a new one is made).
             browser: the hash of the page's browser secret
-                (:attr:`tokens_edu.store.Journal.browser`; ``""`` when not known), so a page
+                (:attr:`tokens_edu.session.PageSession.browser`, the writer's ``browser``; ``""`` when not known), so a page
                 with a typed name continues only the games its own browser started.
             kind: ``"game"``, or ``"puzzle"`` for a lesson's scenario (:data:`KINDS`; the
                 dashboard's Games and Progress pages list only games).
@@ -324,7 +326,7 @@ class GameStore:
             student, lesson: whose game, of which lesson.
             browser: None for any of the student's games (their name is proven: a login or a
                 class-roster code); else only a game started by the browser with this hash
-                (a typed name: :attr:`tokens_edu.store.Journal.trusted` is False). ``""``
+                (a typed name: the writer's ``trusted`` is False). ``""``
                 finds nothing.
         """
         if not self._ready() or browser == "":

@@ -197,7 +197,7 @@ class Roster:
         """Add students, each with a new code. All or nothing: one bad name adds none.
 
         Args:
-            names: an iterable of names (str). Names are cleaned (:func:`~tokens_edu.names.clean_name`).
+            names: an iterable of names (str). Names are cleaned (:func:`~tokens_edu.content.names.clean_name`).
 
         Returns:
             list of the new :class:`RosterEntry`, in the order given.

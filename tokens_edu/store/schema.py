@@ -58,15 +58,15 @@ BROWSER_LENGTH = 64
 #: The kinds of a row of ``responses``.
 KINDS = ("prediction", "exit", "result")
 
-#: The columns of the answers table that :meth:`Journal.answers` returns, in order.
+#: The columns of the answers table that :meth:`.answers.Answers.table` returns, in order.
 COLUMNS = ["id", "student", "lesson", "card", "prompt", "answer", "saved_at"]
-#: The columns of :meth:`Journal.responses`, in order.
+#: The columns of :meth:`.responses.Responses.table`, in order.
 RESPONSE_COLUMNS = ["id", "student", "lesson", "question", "kind", "answer", "correct", "saved_at"]
 #: The columns of the teacher's table of sentences, in order.
 SENTENCE_COLUMNS = ["id", "student", "lesson", "text", "saved_at", "hidden"]
 #: Longest sentence a student shares (characters): one sentence, not a paste.
 MAX_SENTENCE = 200
-#: The columns of :meth:`Journal.drawings`, in order (``pixels`` is bytes).
+#: The columns of :meth:`.drawings.Drawings.table`, in order (``pixels`` is bytes).
 DRAWING_COLUMNS = ["id", "student", "lesson", "label", "width", "height", "pixels", "saved_at"]
 
 

@@ -31,18 +31,21 @@ from collections import deque
 from collections.abc import Callable
 from urllib.parse import urlencode, urlsplit
 
+from .. import _moved
 from .base import BaseHandler
 
 __all__ = ["Throttle", "TokenAuth", "TokenAuthenticated", "LoginHandler", "LogoutHandler",
-           "COOKIE", "OK", "WRONG", "LOCKED", "WAIT", "MIN_PASSWORD", "password_problem",
+           "COOKIE", "OK", "WRONG", "WAIT", "MIN_PASSWORD", "password_problem",
            "own_computer"]
 
 #: The login cookie's name.
 COOKIE = "tokens_teacher"
 #: What :meth:`Throttle.attempt` answers (:data:`WAIT`: this computer must wait first; the
-#: guess was not checked. :data:`LOCKED` is its old name).
+#: guess was not checked).
 OK, WRONG, WAIT = "ok", "wrong", "wait"
-LOCKED = WAIT
+
+# Old names of this module (LOCKED: WAIT), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 #: The shortest teacher password taken. With the throttle a computer gets at most one guess a
 #: minute once it has guessed wrong 7 times, so a class of 30 computers tries at most about
 #: 30 * 60 * 24 = 43,200 passwords a day; 12 letters have over 10**16 possibilities.
@@ -101,7 +104,10 @@ class Throttle:
         """Seconds until ``client``'s next guess is checked (0 when it may guess now)."""
         return max(0.0, self._next_for.get(client, 0.0) - self.clock())
 
-    locked_for = wait_for  # the old name
+    def locked_for(self, client: str) -> float:
+        """The old name of :meth:`wait_for` (a DeprecationWarning; removed in tokens-edu 0.4.0)."""
+        _moved.warn_moved("Throttle.locked_for", "Throttle.wait_for")
+        return self.wait_for(client)
 
     async def attempt(self, client: str, check: Callable[[], bool], free: bool = False) -> str:
         """Check a guess from ``client`` (an address) with ``check()``.

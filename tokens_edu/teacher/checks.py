@@ -1,7 +1,7 @@
 """Concept checks on the teacher's dashboard: predictions, exit questions and lesson results.
 
 The Discuss answers say what students think; these say what they understood. Lessons save three
-kinds of *responses* (:meth:`tokens_edu.store.Journal.save_response`): ``prediction`` (a guess
+kinds of *responses* (:meth:`tokens_edu.store.responses.Responses.save`): ``prediction`` (a guess
 checked with **Check my prediction**, or a guess before a batch of training), ``exit`` (the
 lesson's exit question) and ``result`` (a measured result, such as lesson 11's accuracy per
 group). A prediction or exit question with a right answer is saved with ``correct``.
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .. import _moved
 from .base import template_env
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,8 +47,9 @@ def latest(responses: "pandas.DataFrame") -> "pandas.DataFrame":
     """Each student's latest response to each question of each lesson.
 
     Args:
-        responses: the table of :meth:`Journal.responses` (columns ``student``, ``lesson``,
-            ``question``, ``kind``, ``answer``, ``correct``, ``saved_at``), oldest first.
+        responses: the table of :meth:`tokens_edu.store.responses.Responses.table` (columns
+            ``student``, ``lesson``, ``question``, ``kind``, ``answer``, ``correct``,
+            ``saved_at``), oldest first.
 
     Returns:
         pandas.DataFrame, columns :data:`LATEST_COLUMNS` (``tries``: saves of that question by
@@ -142,8 +144,10 @@ def checks_html(responses: "pandas.DataFrame", when=None, max_rows: int = 300) -
 
     Args:
         responses: as for :func:`latest`.
-        when: unused (times are shown by the dashboard's ``when`` filter, its one clock);
-            kept for callers of the first version.
+        when: unused (times are shown by the dashboard's ``when`` filter, its one clock); an
+            old argument: giving it warns (DeprecationWarning) until tokens-edu 0.4.0.
         max_rows: most student rows shown.
     """
+    if when is not None:
+        _moved.warn_moved("checks_html(when=...)", "checks_html() without 'when'")
     return template_env().get_template("checks.html").render(panel=panel(responses, max_rows))

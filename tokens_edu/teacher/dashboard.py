@@ -37,13 +37,14 @@ import secrets
 
 import tornado.web
 
-from .auth import Throttle, TokenAuth
+from .. import _moved
+from .auth import Throttle as _Throttle
+from .auth import TokenAuth as _TokenAuth
 from .base import STATIC, BaseHandler, template_env
-from .data import ClassData, DashboardData
-from .lessons import lesson_prompts
-from .live import POLL_SECONDS, EventsHandler, Watcher
+from .data import ClassData as _ClassData
+from .live import POLL_SECONDS as _POLL_SECONDS
+from .live import EventsHandler, Watcher
 from .pages import (
-    MAX_ROWS,
     AnswersHandler,
     ExportHandler,
     GamesHandler,
@@ -51,14 +52,15 @@ from .pages import (
     QuestionsHandler,
     TodayHandler,
     WallHandler,
-    answers_csv,
-    safe_cell,
 )
 from .replay import RecordHandler, ReplayHandler
 from .sentences import HideSentenceHandler, SentencesHandler
 
-__all__ = ["make_app", "serve", "TokenAuth", "Throttle", "ClassData", "DashboardData", "safe_cell",
-           "answers_csv", "lesson_prompts", "DEFAULT_PORT", "MAX_ROWS", "POLL_SECONDS"]
+__all__ = ["make_app", "serve", "DEFAULT_PORT"]
+
+# Old names of this module (each lives in the module that uses it: .auth, .data, .pages,
+# .lessons, .live), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 
 #: The dashboard's port (the lessons use 8866).
 DEFAULT_PORT = 8867
@@ -88,7 +90,7 @@ def _with_login(handler, mixin):
     return type(handler.__name__, (mixin, handler), {"__doc__": handler.__doc__})
 
 
-def make_app(url: str | None = None, auth=None, base_url: str = "/", poll: float = POLL_SECONDS,
+def make_app(url: str | None = None, auth=None, base_url: str = "/", poll: float = _POLL_SECONDS,
              login_delay: float | None = None, lessons=None, today=None) -> tornado.web.Application:
     """The dashboard as a Tornado application.
 
@@ -116,8 +118,8 @@ def make_app(url: str | None = None, auth=None, base_url: str = "/", poll: float
     """
     base = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
     if auth is None:
-        auth = TokenAuth(throttle=Throttle(delay=1.0 if login_delay is None else login_delay))
-    data = ClassData(url, lessons=lessons)
+        auth = _TokenAuth(throttle=_Throttle(delay=1.0 if login_delay is None else login_delay))
+    data = _ClassData(url, lessons=lessons)
     routes = []
     for path, handler, *kwargs in PAGES + list(auth.handlers()):
         routes.append((base + path, _with_login(handler, auth.mixin), *kwargs))

@@ -2,7 +2,7 @@
 
 The class's answers are kept in memory (:class:`AnswerIndex`) and brought up to date a little at
 a time: each look at the database asks only for the answers saved since the last look
-(:class:`_NewRows`), so a page at 20,000 answers costs what a page at 20 does, and no page
+(the store's :class:`~tokens_edu.store.feed.RowFeed`), so a page at 20,000 answers costs what a page at 20 does, and no page
 reads the whole answers table. Games and the class list are small tables; they are read again
 only when a cheap signature of them (a count and the newest time) changes.
 
@@ -13,26 +13,27 @@ again (:meth:`ClassData.hide_sentence`).
 from __future__ import annotations
 
 import threading
-import time
 from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from functools import cached_property
 
 import pandas as pd
 import sqlalchemy as sa
 
+from .. import _moved
 from ..game.replay import Replay
 from ..store import Database, GameStore, JournalUnavailable, Roster, default_url
 from ..store.db import make_engine
+from ..store.feed import RowFeed
 from ..store.schema import games as games_table
 from ..store.schema import roster as roster_table
 from ..store.schema import sentences as sentences_table
 from ..store.sentences import Sentences
 from .lessons import lesson_prompts
 
-__all__ = ["Answer", "AnswerIndex", "ClassData", "DashboardData"]
+__all__ = ["Answer", "AnswerIndex", "ClassData"]
 
 #: Replays kept ready (each holds one game and its position).
 REPLAYS_KEPT = 20
@@ -93,14 +94,6 @@ class Response:
         return (self.student, self.lesson, self.question)
 
 
-def _utc(ts) -> datetime:
-    if hasattr(ts, "to_pydatetime"):
-        ts = ts.to_pydatetime()
-    if isinstance(ts, str):
-        ts = datetime.fromisoformat(ts)
-    return ts.replace(tzinfo=timezone.utc) if ts.tzinfo is None else ts.astimezone(timezone.utc)
-
-
 class AnswerIndex:
     """Every answer seen so far, with what the pages ask for kept up to date as answers arrive:
     each student's latest answer per question (and how many times they saved it), the latest
@@ -159,98 +152,6 @@ class AnswerIndex:
         return max(self.rows[-50:], key=lambda a: (a.saved_at, a.seq)) if self.rows else None
 
 
-class _NewRows:
-    """The rows of one of the store's tables saved since the last :meth:`poll`: the one place
-    that reads them. The table is looked up by name when it exists (the store's migrations make
-    it; before that there is nothing to read).
-
-    Rows are read by the number the database gave each as it arrived, so "after number N" is
-    one look-up of the table's key: the store's ``seq`` column, or SQLite's rowid on a table
-    made before there was one. On PostgreSQL a number is given when a row is written but the
-    row shows when its transaction commits, so number 41 may show just after 42 was read: the
-    numbers skipped are asked for again for :attr:`SETTLE` seconds (as the store's own
-    ``AnswerFeed`` does; this reader also serves the ``responses`` table and builds the
-    dashboard's rows without a DataFrame). A table with neither (PostgreSQL before the store's
-    migrations) is read by the time rows were saved, re-reading the last :attr:`SETTLE` seconds
-    and skipping the rows already given.
-
-    Args:
-        engine: the database. name: the table's name.
-        columns: the columns to read, ``id`` and ``saved_at`` among them.
-        make: builds a row object from ``(seq, *columns)`` (``saved_at`` as an aware UTC time).
-        clock: a monotonic clock in seconds (for tests).
-    """
-
-    SETTLE = 10.0
-    #: Most skipped numbers waited for at once.
-    MAX_GAPS = 1000
-
-    def __init__(self, engine: sa.Engine, name: str, columns: tuple[str, ...], make, clock=time.monotonic):
-        self.engine, self.name, self.columns, self.make, self.clock = engine, name, columns, make, clock
-        self.sqlite = engine.dialect.name == "sqlite"
-        self.table: sa.Table | None = None
-        self.numbered = False  # rows have a number (seq, or SQLite's rowid)
-        self.cursor = 0  # the highest number given
-        self.gaps: dict[int, float] = {}  # numbers below `cursor` not seen yet -> when first missed
-        self.since: datetime | None = None  # by time: the newest time given
-        self.recent: dict[str, datetime] = {}  # by time: ids given within SETTLE of `since`
-        self.count = 0
-
-    def _query(self):
-        t = self.table
-        cols = [t.c[c] for c in self.columns]
-        if self.numbered:
-            number = t.c.seq if "seq" in t.c else sa.literal_column(f"{self.name}.rowid")
-            now = self.clock()
-            self.gaps = {n: at for n, at in self.gaps.items() if now - at < self.SETTLE}
-            where = number > self.cursor
-            if self.gaps:
-                where = sa.or_(where, number.in_(sorted(self.gaps)))
-            return sa.select(number, *cols).where(where).order_by(number)
-        q = sa.select(sa.literal(0), *cols).order_by(t.c.saved_at)
-        if self.since is not None:
-            q = q.where(t.c.saved_at >= self.since - timedelta(seconds=self.SETTLE))
-        return q
-
-    def poll(self) -> list:
-        """The new rows, oldest first (all of them at the first call)."""
-        if self.table is None:
-            with self.engine.connect() as conn:
-                if not sa.inspect(conn).has_table(self.name):
-                    return []
-            self.table = sa.Table(self.name, sa.MetaData(), autoload_with=self.engine)
-            self.numbered = self.sqlite or "seq" in self.table.c
-        with self.engine.connect() as conn:
-            rows = conn.execute(self._query()).all()
-        at, ident = self.columns.index("saved_at") + 1, self.columns.index("id") + 1
-        out = []
-        for row in rows:
-            if not self.numbered:
-                if row[ident] in self.recent:
-                    continue
-                row = (self.count + len(out) + 1, *row[1:])
-            out.append(self.make(*row[:at], _utc(row[at]), *row[at + 1:]))
-        if out and self.numbered:
-            numbers = [x.seq for x in out]
-            for n in numbers:
-                self.gaps.pop(n, None)
-            top = max(numbers)
-            if not self.sqlite and top > self.cursor:  # SQLite's writers take turns: no gaps
-                got, now = set(numbers), self.clock()
-                missing = [n for n in range(self.cursor + 1, top) if n not in got][-self.MAX_GAPS:]
-                self.gaps.update((n, now) for n in missing)
-                if len(self.gaps) > self.MAX_GAPS:
-                    self.gaps = dict(sorted(self.gaps.items())[-self.MAX_GAPS:])
-            self.cursor = max(self.cursor, top)
-        elif out:
-            self.since = max(self.since or out[-1].saved_at, *(x.saved_at for x in out))
-            edge = self.since - timedelta(seconds=self.SETTLE)
-            self.recent.update((x.id, x.saved_at) for x in out)
-            self.recent = {i: t for i, t in self.recent.items() if t >= edge}
-        self.count += len(out)
-        return out
-
-
 def _answer(seq, id_, student, lesson, card, prompt, answer, saved_at) -> Answer:
     return Answer(seq, id_, student, lesson, card, prompt or "", answer, saved_at)
 
@@ -293,8 +194,8 @@ class ClassData:
         self.games = GameStore(self.url, engine=self._engine, read_only=True)
         self.lesson_prompts = lesson_prompts(lessons)
         self.index = AnswerIndex()
-        self._new = _NewRows(self._engine, "answers", ANSWER_COLUMNS, _answer)
-        self._new_responses = _NewRows(self._engine, "responses", RESPONSE_COLUMNS, _response)
+        self._new = RowFeed(self._engine, "answers", ANSWER_COLUMNS)
+        self._new_responses = RowFeed(self._engine, "responses", RESPONSE_COLUMNS)
         self.responses: dict[tuple[str, str, str], Response] = {}  # the latest of each
         self.response_rows: list[Response] = []  # every one, in the order read
         self.response_saves: Counter = Counter()
@@ -318,8 +219,8 @@ class ClassData:
             sqlalchemy.exc.SQLAlchemyError: the database cannot be read now (nothing changes).
         """
         with self._lock:
-            new = self._new.poll()
-            new_responses = self._new_responses.poll()
+            new = [_answer(*row) for row in self._new.poll_rows()]
+            new_responses = [_response(*row) for row in self._new_responses.poll_rows()]
             signature = self._other_signature()
             if new:
                 self.index.add(new)
@@ -340,7 +241,8 @@ class ClassData:
             return self.changes
 
     def version(self) -> int:
-        """:meth:`refresh` (the old name)."""
+        """The old name of :meth:`refresh` (a DeprecationWarning; removed in tokens-edu 0.4.0)."""
+        _moved.warn_moved("ClassData.version()", "ClassData.refresh()")
         return self.refresh()
 
     def _first(self) -> None:
@@ -532,5 +434,5 @@ class ClassData:
         return self.games.get(game_id)
 
 
-#: The old name.
-DashboardData = ClassData
+# Old names of this module (DashboardData: ClassData), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)

@@ -1,10 +1,10 @@
 """Lesson 10, part 2: the computer learns to copy the student's moves (:class:`CopyLab`).
 
-Moved here from :mod:`tokens_edu.widgets.teach_lab` (``tokens_edu.widgets.teach_lab.CopyLab``
-still works, with a DeprecationWarning until tokens-edu 0.4.0).
+Moved here from :mod:`tokens_edu.widgets.teach_lab` (its old name there works, with a
+DeprecationWarning, until tokens-edu 0.4.0).
 
 The student plays a game on a card table; then **Teach my copy** turns the student's own moves
-into training data (:func:`~tokens_edu.players.learning.examples_from_game`) and a new
+into training data (:func:`~tokens_edu.players.imitation.examples_from_game`) and a new
 LearningBot learns to pick the same moves
 (:meth:`~tokens_edu.players.learning.LearningBot.learn_from_examples`). **Watch your copy play**
 lets the copy play a few games against the rule player, and a table puts the student's habits
@@ -33,7 +33,8 @@ from ..content.decks import starter_decks
 from ..game.game import Game
 from ..lab.habits import decisions, habits, play_matches, public_moves
 from ..players.features import LEARNING_MEANINGS
-from ..players.learning import FEATURES, LearningBot, examples_from_game
+from ..players.imitation import examples_from_game
+from ..players.learning import FEATURES, LearningBot
 from ..present.charts import percent, weight_bars
 from .background import OneAtATime, page_runner
 from .game_view import GameView

@@ -1,7 +1,7 @@
 """The card gallery: browse the Alpha Set, filter it, search it, and look closer at one card.
 
 ``CardGallery()`` shows every card of the set as a grid of printed-style cards
-(:func:`tokens_edu.render.render_card`). Students narrow it with filters for color, type and
+(:func:`tokens_edu.present.render.render_card`). Students narrow it with filters for color, type and
 rarity and a search box, and press "Look closer" under a card to see it big with its teacher
 note (``learn_more``). It is a view only: it reads cards and holds no rules.
 
@@ -89,8 +89,8 @@ class CardGallery(widgets.VBox):
     """A browsable grid of cards with filters, a search box and a "look closer" pane.
 
     Args:
-        pool: the cards to show: a :class:`~tokens_edu.cards.CardPool` (default: the Alpha Set
-            from :func:`~tokens_edu.cards.load_cards`), or any list of Cards (a Deck works; each
+        pool: the cards to show: a :class:`~tokens_edu.content.cards.CardPool` (default: the Alpha Set
+            from :func:`~tokens_edu.content.cards.load_cards`), or any list of Cards (a Deck works; each
             card is shown once).
         teacher: True shows each card's teacher note under the big card (teacher mode);
             False (default, what students see) leaves it out.
@@ -112,7 +112,7 @@ class CardGallery(widgets.VBox):
         selected: the chosen :class:`Card`, or None.
         message: ``ipywidgets.HTML`` where a problem is explained in plain words.
         words: an ``ipywidgets.Accordion`` (closed at first) with what AI, data, a model and
-            a token mean (:data:`tokens_edu.glossary.GLOSSARY`).
+            a token mean (:data:`tokens_edu.content.glossary.GLOSSARY`).
 
     Raises:
         TypeError: ``pool`` is not a CardPool or a list of Cards.

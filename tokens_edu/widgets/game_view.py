@@ -62,19 +62,21 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from importlib import import_module
 
 import ipywidgets as widgets
 
-from ..players.match import CAP_MESSAGE, Match, seat_bot
+from .. import _moved
+from ..players.match import CAP_MESSAGE, Match
 from ..present import Page, Seating, mask, present
-from ..present.faces import WIN_TOKENS, plain
-from .controls import Control, MoveButton, MoveButtons
+from ..present.faces import plain
+from .controls import Control as _Control
+from .controls import MoveButton as _MoveButton
+from .controls import MoveButtons
 from .keep import keep_match
 from .panes import NOBODY, Pane
 from .panes.discuss import DiscussArea
 from .panes.explain import ExplainPane
-from .panes.log import LOG_TABLE_ROWS, LogPane
+from .panes.log import LogPane
 from .panes.read import ReadPane
 from .panes.replay import ReplayPane
 from .panes.tables import TablesPane
@@ -84,8 +86,7 @@ from .page_messages import answer
 from .trust import Refused
 from .who import given_session, journal_alias
 
-__all__ = ["GameView", "NewGamePanel", "WIN_TOKENS", "MoveButton", "Control", "FRIENDLY_ERROR",
-           "LOG_TABLE_ROWS", "DEFAULT_DELAY_MS"]
+__all__ = ["GameView", "FRIENDLY_ERROR", "DEFAULT_DELAY_MS"]
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,10 @@ _CSS = ("<style>.tokens-game .widget-html-content { line-height: 1.35; }"
         " .tokens-game table.tokens-table th, .tokens-game table.tokens-table td"
         " { text-align: left !important; padding: 2px 8px; vertical-align: top; }</style>")
 
-_make_bot = seat_bot  # kept for old imports
+# Old names of this module (Control, MoveButton: .controls; LOG_TABLE_ROWS: .panes.log;
+# WIN_TOKENS: tokens_edu.present.faces; _make_bot: seat_bot; NewGamePanel, PAGE_ONLY_NOTE:
+# .new_game), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 
 
 class GameView(widgets.VBox):
@@ -139,9 +143,11 @@ class GameView(widgets.VBox):
     Attributes (for tests, teachers and later features):
         match: the Match. game: ``match.game``. page: the presenter's :class:`Page` drawn now.
         table: the :class:`~tokens_edu.widgets.table.CardTable`.
-        buttons: :class:`~tokens_edu.widgets.controls.MoveButtons`, Action -> :class:`MoveButton`
+        buttons: :class:`~tokens_edu.widgets.controls.MoveButtons`, Action ->
+            :class:`~tokens_edu.widgets.controls.MoveButton`
             for each move offered now (``view.buttons[action].click()``).
-        undo_button, next_button, pause_button, reveal_button, again_button: :class:`Control`.
+        undo_button, next_button, pause_button, reveal_button, again_button:
+            :class:`~tokens_edu.widgets.controls.Control`.
         note: the latest message to the student (plain text). status: the status line.
         panes, pane_titles, pane_buttons: the panes' widgets, titles and show/hide buttons by key.
         explain, log_pane, replay, tables, read: the built-in :class:`Pane` objects; discuss:
@@ -268,14 +274,14 @@ class GameView(widgets.VBox):
         self._controls = {"step": self._on_step, "undo": self._on_undo, "pause": self._on_pause,
                           "reveal": self._on_reveal, "again": self._on_again}
         m = lambda: self.match  # noqa: E731 (the controls follow the match on the table now)
-        self.undo_button = Control(self, "undo", "Undo", lambda: m().undo_policy != "off",
+        self.undo_button = _Control(self, "undo", "Undo", lambda: m().undo_policy != "off",
                                    lambda: m().undo_count() > 0)
-        self.next_button = Control(self, "step", "Next computer move",
+        self.next_button = _Control(self, "step", "Next computer move",
                                    lambda: m().bot_to_act() and (not self.autoplay or self.paused),
                                    lambda: m().bot_to_act())
-        self.pause_button = Control(self, "pause", "Pause", lambda: m().bot_to_act() and self.autoplay)
-        self.reveal_button = Control(self, "reveal", "Show my cards", lambda: m().covered())
-        self.again_button = Control(self, "again", "Play again", lambda: self.match.finished)
+        self.pause_button = _Control(self, "pause", "Pause", lambda: m().bot_to_act() and self.autoplay)
+        self.reveal_button = _Control(self, "reveal", "Show my cards", lambda: m().covered())
+        self.again_button = _Control(self, "again", "Play again", lambda: self.match.finished)
 
         self.panes: dict[str, widgets.Widget] = {}
         self.pane_titles: dict[str, str] = {}
@@ -532,7 +538,7 @@ class GameView(widgets.VBox):
             m, autoplay=self.autoplay, paused=self.paused, delay_ms=self.delay_ms, title=self.lesson,
             game_no=self._game_no, scroll=self.scroll_into_view))
         self.page = page
-        self.buttons = MoveButtons({a: MoveButton(self, page, i) for i, a in enumerate(page.moves)})
+        self.buttons = MoveButtons({a: _MoveButton(self, page, i) for i, a in enumerate(page.moves)})
         self.status = page.status
         if page.covered and self._note_kind == "error":
             self.note = ""  # what went wrong for the last player is not for the next one's eyes
@@ -573,10 +579,3 @@ class GameView(widgets.VBox):
             elif pane.drawn_for is not NOBODY and (pane.drawn_for != page.viewer or page.covered):
                 pane.clear()
                 pane.drawn_for = NOBODY
-
-
-def __getattr__(name):
-    """Names that moved to :mod:`tokens_edu.widgets.new_game` still import from here."""
-    if name in ("NewGamePanel", "PAGE_ONLY_NOTE"):
-        return getattr(import_module(".new_game", __package__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -50,7 +50,7 @@ class PuzzlePicker(widgets.VBox):
         view: the :class:`GameView` (one table for all the puzzles).
         task: the HTML above the table with the puzzle's task (``tokens-puzzle-task``).
         aside: the box beside the task holding the puzzle's prediction (``tokens-puzzle-predict``).
-        matches: puzzle name -> its :class:`~tokens_edu.match.Match` (made when first opened).
+        matches: puzzle name -> its :class:`~tokens_edu.players.match.Match` (made when first opened).
 
     Raises:
         ValueError: no puzzles, or a scenario is refused (``ScenarioError``, with the

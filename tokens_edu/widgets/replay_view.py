@@ -4,7 +4,7 @@
 forward, end), a slider over every move, the position on the card table (the same
 :class:`~tokens_edu.widgets.table.CardTable` the lessons play on) seen from either player, the
 other player's hand beside it (so **both** hands are shown), the log lines of the move that led
-there, and the state tables. It is a view of :class:`tokens_edu.replay.Replay`,
+there, and the state tables. It is a view of :class:`tokens_edu.game.replay.Replay`,
 which moves with the engine's ``apply`` (forward) and ``undo`` (back), so each step is exactly
 the position the record reached there.
 
@@ -60,7 +60,7 @@ class ReplayView(widgets.VBox):
             default 0). The other hand is shown above the table. "Seen from" switches it.
 
     Attributes:
-        replay: the :class:`~tokens_edu.replay.Replay` being shown (``replay.game`` is the
+        replay: the :class:`~tokens_edu.game.replay.Replay` being shown (``replay.game`` is the
             position now; do not change it).
         slider: the ``IntSlider`` over the moves (0 = the start). buttons: dict with
             ``"start"``, ``"back"``, ``"forward"``, ``"end"``.

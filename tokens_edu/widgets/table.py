@@ -33,22 +33,16 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from .. import _moved
+from ..present.faces import table_pictures as _table_pictures
 from ..present.render import COLOR_STYLES
-from ..present.table import (  # noqa: F401 (the names that lived here keep importing)
-    HINTS,
-    LOG_LINES,
-    VERBS,
-    WIN_TOKENS,
-    card_face,
-    move_label,
-    move_text_for_screen,
-    plain,
-    table_pictures,
-    table_state,
-)
 from .trust import refuse
 
-__all__ = ["CardTable", "table_state", "card_face", "move_label", "WIN_TOKENS"]
+__all__ = ["CardTable"]
+
+# Old names of this module: the table's state and parts live in tokens_edu.present (until
+# tokens-edu 0.4.0).
+__getattr__ = _moved.moved_names(__name__)
 
 log = logging.getLogger(__name__)
 
@@ -56,17 +50,18 @@ _STATIC = Path(__file__).resolve().parent / "static"
 
 
 class CardTable(anywidget.AnyWidget):
-    """The card table widget: draws a :func:`table_state` dict plus the view's controls.
+    """The card table widget: draws a :func:`~tokens_edu.present.table.table_state` dict plus the
+    view's controls.
 
     Traits (synced to the browser, so they hold only what the viewer may see):
-        state: the dict the page draws (see :func:`table_state`; :class:`GameView` adds
-            ``v`` (a version number that grows with every answer), ``status``, ``step``,
+        state: the dict the page draws (see :func:`~tokens_edu.present.table.table_state`;
+            :class:`GameView` adds ``v`` (a version number that grows with every answer), ``status``, ``step``,
             ``note``, ``banner``, ``cover``, ``bot``, ``autoplay``, ``paused``, ``delay``,
             ``undo``, ``title``).
-        palette: card colors per card color (from :data:`tokens_edu.render.COLOR_STYLES`).
+        palette: card colors per card color (from :data:`tokens_edu.present.render.COLOR_STYLES`).
         pictures: each card picture by icon name (a face's ``icon``), an ``<svg>`` string from
             :func:`tokens_edu.card_picture` inked ``currentColor``: the Alpha Set's pictures
-            (:func:`~tokens_edu.present.table.table_pictures`), sent once (about 40 kB of JSON).
+            (:func:`~tokens_edu.present.faces.table_pictures`), sent once (about 40 kB of JSON).
             A face whose icon is not in it is drawn without a picture.
 
     Messages from the page go to the callables in :attr:`handlers` (one per message type); a
@@ -100,7 +95,7 @@ class CardTable(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self.add_class("tokens-card-table")
         self.palette = {k: dict(v) for k, v in COLOR_STYLES.items()}
-        self.pictures = table_pictures()
+        self.pictures = _table_pictures()
         self.handlers: dict[str, Callable[[dict], None]] = {}
         self.on_msg(self._on_page_msg)
 

@@ -1,11 +1,11 @@
 """The "What was the computer thinking?" pane and the Hint button of a :class:`GameView`.
 
 After each computer move, the pane shows the options the computer weighed before it moved
-(at most five, its pick first), each with a bar: for :class:`~tokens_edu.bots.SearchBot` its
+(at most five, its pick first), each with a bar: for :class:`~tokens_edu.players.SearchBot` its
 estimated chance of winning after the move and its share of the thinking, for
-:class:`~tokens_edu.bots.GreedyBot` the points its rules gave the move, and a one-line reason
+:class:`~tokens_edu.players.GreedyBot` the points its rules gave the move, and a one-line reason
 in a student's words. The tables come from ``bot.explain(game, for_player=viewer)``
-(:mod:`tokens_edu.thinking`).
+(:mod:`tokens_edu.players.thinking`).
 
 The **Hint** button asks a search bot (``SearchBot`` with a fixed number of imagined games,
 so it answers in a fraction of a second and the same way every time) which move it would make
@@ -23,7 +23,7 @@ Hidden cards stay hidden (the promise in the project's guide):
 
 - The computer's table is asked for the *viewer*: options that would name a card in the
   computer's hand or deck (deploy, train, a secret choice) read "deploy a card from its hand",
-  "train a card (face-down)" or "a secret choice" (:func:`tokens_edu.thinking.mask`). Several
+  "train a card (face-down)" or "a secret choice" (:func:`tokens_edu.players.thinking.mask`). Several
   such options are merged into one row, so the number of rows says nothing about its hand.
   Only the move it really made, once it is public (a deployed card lies on the table), is named.
 - The tables never hold what a search bot imagined about hidden cards: only moves, shares
@@ -246,7 +246,7 @@ def _another(df, hidden_texts: set[str]):
 
 
 def table_html(df, title: str, note: str = "") -> str:
-    """An explanation table (:func:`tokens_edu.thinking.explain`) as the pane's HTML: one row
+    """An explanation table (:func:`tokens_edu.players.thinking.explain`) as the pane's HTML: one row
     per option with its bars and its reason; the chosen option first and in bold. Every text
     is escaped. Nothing from ``df.attrs`` but the bot's name and the size of its search."""
     measure = df.attrs.get("measure", "score")

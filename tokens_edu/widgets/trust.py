@@ -42,9 +42,14 @@ import weakref
 
 import ipywidgets as widgets
 
-from .bounds import PAGE_BOUNDS, page_bounds
+from .. import _moved
+from .bounds import PAGE_BOUNDS
+from .bounds import page_bounds as _page_bounds
 
-__all__ = ["install", "refuse", "page_may_set", "page_bounds", "PAGE_MAY_SET", "Refused"]
+__all__ = ["install", "refuse", "page_may_set", "PAGE_MAY_SET", "Refused"]
+
+# Old names of this module (page_bounds: in .bounds), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +69,7 @@ _installed = False
 def page_may_set(widget) -> frozenset:
     """The names of the traits a page may set on ``widget`` (empty: none; see
     :func:`tokens_edu.widgets.bounds.page_bounds` for their bounds)."""
-    return frozenset(page_bounds(widget))
+    return frozenset(_page_bounds(widget))
 
 
 def refuse(widget, what: str, detail: str = "") -> None:
@@ -106,7 +111,7 @@ def _checked_handle_msg(original):
                 refuse(self, "a change to a disabled widget", ", ".join(sorted(map(str, state)))[:80])
                 self.send_state(key=[k for k in state if k in self.keys])
                 return None
-            bounds = page_bounds(self)
+            bounds = _page_bounds(self)
             if not set(state) <= set(bounds):
                 bad = sorted(str(k) for k in set(state) - set(bounds))
                 refuse(self, "a change the page never makes", ", ".join(bad)[:80])

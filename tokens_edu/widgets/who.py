@@ -33,12 +33,17 @@ import ipywidgets as widgets
 
 from .. import _moved
 from ..content.names import clean_name
-from ..session import CODE_NEEDED, NO_NAME, PageSession, student_from_query
+from .. import _moved
+from ..session import CODE_NEEDED, PageSession, student_from_query
+from ..session import NO_NAME as _NO_NAME
 from ..store import Writer
 from ..store.db import Saved
 
 __all__ = ["given_session", "journal_alias", "name_box", "ensure_student", "page_writer", "saved_response",
-           "save_response", "NO_NAME"]
+           "save_response"]
+
+# Old names of this module (NO_NAME: in tokens_edu.session), until tokens-edu 0.4.0.
+__getattr__ = _moved.moved_names(__name__)
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +125,7 @@ def ensure_student(session: PageSession | None, box: widgets.Text | None = None)
     if not typed:
         if box is not None:
             box.layout.display = None  # now the student needs it
-        raise ValueError(NO_NAME)
+        raise ValueError(_NO_NAME)
     session.student = typed
     return session.writer()
 

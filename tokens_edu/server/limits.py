@@ -30,8 +30,10 @@ log = logging.getLogger("tokens-edu")
 
 #: The biggest websocket message a page may send (bytes).
 WS_MAX_BYTES = 1024 * 1024
-#: A kernel's data segment at most (MiB, ``RLIMIT_DATA``): allocations past it fail.
-KERNEL_DATA_MIB = 1024
+#: A kernel's data segment at most (MiB, ``RLIMIT_DATA``): allocations past it fail. It counts
+#: reserved memory too (each thread's stack, a maths library's buffers per core), so it sits well
+#: above what a kernel really uses; the watch's :data:`KERNEL_STOP_MIB` is the working limit.
+KERNEL_DATA_MIB = 2048
 #: A kernel whose resident memory passes this (MiB) is stopped by the server's watch.
 KERNEL_STOP_MIB = 768
 #: What a page whose kernel was stopped for its memory says (with a Reload button).

@@ -241,3 +241,29 @@ def test_backup_names_never_collide(tmp_path):
     first, second = migrate.backup_sqlite(db, now=at), migrate.backup_sqlite(db, now=at)
     assert first.name == "journal-2026-12-02-095012.sqlite"
     assert second.name == "journal-2026-12-02-095012-2.sqlite"
+
+
+def test_upgrade_db_in_a_read_only_folder_says_so_plainly_and_changes_nothing(old_data, monkeypatch, capsys):
+    """A folder this user may not write in (a read-only disk, another user's files): before,
+    the line was SQLite's "(sqlite3.OperationalError) unable to open database file"."""
+    db = old_data / "journal.sqlite"
+    before = _dump(db)
+    real_access = migrate.os.access
+    # root may write anywhere, so the read-only folder is told by os.access as a read-only disk would
+    monkeypatch.setattr(migrate.os, "access", lambda p, mode: False if mode == migrate.os.W_OK else real_access(p, mode))
+    for argv in (["upgrade-db", "--data-dir", str(old_data)],
+                 ["serve", "--lessons", str(old_data), "--data-dir", str(old_data), "--upgrade-db"]):
+        assert cli.main(argv) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1, err
+        assert f"may not write in {old_data}" in err and "Nothing was changed" in err
+        assert "sqlite3" not in err and "OperationalError" not in err
+        assert _dump(db) == before and _copies(old_data) == []
+
+
+def test_upgrade_db_on_a_folder_named_like_the_answers_file_says_so(tmp_path, capsys):
+    (tmp_path / "journal.sqlite").mkdir()
+    assert cli.main(["upgrade-db", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "is a folder, not an answers file" in err
+    assert "OperationalError" not in err and [p.name for p in tmp_path.iterdir()] == ["journal.sqlite"]

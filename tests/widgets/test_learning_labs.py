@@ -179,6 +179,29 @@ def test_command_lab_learns_words_and_explains_its_votes():
     assert lab.try_it("dance").label is None and "doesn&#x27;t know any" in lab.guess.value
 
 
+def test_command_lab_saves_each_command_like_the_drawings_and_a_reload_learns_them_again(tmp_path):
+    """Issue 28.4: the typed commands and their labels are saved in the lesson's newest class set;
+    a reloaded page learns the student's own commands again; a page with no name still learns,
+    and says the command was not saved."""
+    from tokens_edu.session import PageSession
+
+    url = f"sqlite:///{tmp_path / 'journal.sqlite'}"
+    lab = CommandLab(session=PageSession("08-how-ai-senses", url=url, student="Ana"))
+    assert lab.teach("score some points with my chatbot", "Task") and lab.teach("check their robot", "Audit")
+    assert "It learned" in lab.message.value
+    table = lab.session.store.drawings.commands_table(["08-how-ai-senses"])
+    assert list(zip(table["student"], table["text"], table["label"])) == [
+        ("Ana", "score some points with my chatbot", "Task"), ("Ana", "check their robot", "Audit")]
+    again = CommandLab(session=PageSession("08-how-ai-senses", url=url, student="Ana"))  # a reload
+    assert again.commands == lab.commands and again.try_it("score points").label == "Task"
+    assert "Welcome back" in again.message.value
+    assert CommandLab(session=PageSession("08-how-ai-senses", url=url, student="Bo")).commands == []
+    nameless = CommandLab(session=PageSession("08-how-ai-senses", url=url))
+    assert nameless.teach("end my turn now", "End turn") and nameless.commands == [("end my turn now", "End turn")]
+    assert "only on this page" in nameless.message.value
+    assert len(lab.session.store.drawings.commands_table()) == 2
+
+
 # -- lesson 11 ---------------------------------------------------------------------------------
 def test_fair_data_lab_measures_fixes_and_saves(url):
     journal = Journal(url, student="Ana", lesson="11-fair-data")
@@ -371,3 +394,47 @@ def test_a_warm_kernel_builds_the_labs_without_waiting_for_the_page(url, monkeyp
     CopyLab(journal)
     PredictionBox("Which?", "This.", choices=["A", "B"], journal=journal)
     assert asked == []
+
+
+def test_a_reloaded_page_with_a_student_link_brings_back_the_matrix_and_exit_answer(url, monkeypatch):
+    """A lesson page opened as ?student=Bo (a typed name: only this browser's work comes back).
+    The matrix and the exit question are made before the page's Discuss box takes the name and
+    before the browser says who it is: before, a reload showed them empty (the answers were
+    saved, the student saw them lost). Another browser still sees nothing."""
+    from tokens_edu.session import PageSession
+
+    ask = dict(key="m", who=["Phone players"], what=["Help or hurt?"],
+               decision="What now?", options=["Ship it", "Wait"])
+    mine, other = "b" * 30, "c" * 30
+
+    def page():
+        monkeypatch.setattr(identity, "_query_cache", None)
+        session = PageSession("11-fair-data", url)
+        return (EthicalMatrix(session, **ask),
+                ExitQuestion("Best first step?", session, choices=["Add examples", "Go faster"]))
+
+    monkeypatch.setenv("QUERY_STRING", "student=Bo")
+    matrix, exit_q = page()
+    matrix.browser_key.handle({"type": "browser", "browser": mine})
+    matrix.cells[("Phone players", "Help or hurt?")].value = "<b>wrong signs</b> 🐉"
+    matrix.decision_buttons.value = "Wait"
+    matrix.save_button.click()
+    exit_q.choice_buttons.value = "Add examples"
+    exit_q.save_button.click()
+    assert "Saved at" in matrix.status.value and "Saved" in exit_q.status.value
+
+    matrix, exit_q = page()  # the reload: empty until the browser is known
+    for w in (matrix, exit_q):
+        w.browser_key.handle({"type": "browser", "browser": mine})
+    assert matrix.cells[("Phone players", "Help or hurt?")].value == "<b>wrong signs</b> 🐉"
+    assert matrix.decision_buttons.value == "Wait" and exit_q.choice_buttons.value == "Add examples"
+
+    matrix, exit_q = page()  # the same name typed in another browser
+    for w in (matrix, exit_q):
+        w.browser_key.handle({"type": "browser", "browser": other})
+    assert matrix.text() == "" and exit_q.choice_buttons.value is None
+
+    matrix, exit_q = page()  # started a new answer before the browser spoke: it is kept
+    matrix.cells[("Phone players", "Help or hurt?")].value = "new words"
+    matrix.browser_key.handle({"type": "browser", "browser": mine})
+    assert matrix.cells[("Phone players", "Help or hurt?")].value == "new words"

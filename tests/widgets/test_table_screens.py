@@ -298,3 +298,34 @@ def test_lesson_1_cards_read_at_12_px(server, browser, viewport):
     assert not cards["tiny"], f"{where}: card text under {MIN_TEXT} px: {cards['tiny'][:8]}"
     assert not found["cut"], f"{where}: cut off: {found['cut'][:8]}"
     assert found["page"] <= found["window"] and not found["wide"], f"{where}: wider than the window: {found['wide'][:8]}"
+
+
+# The page's height in screens of the window (as tests/lessons/test_language_browser.py measures it).
+PAGE_LENGTH = """() => Math.max(document.documentElement.scrollHeight,
+  ...[...document.querySelectorAll('#rendered_cells, .jp-Notebook')].map(e => e.scrollHeight)) / window.innerHeight"""
+FIRST_ACTION = """() => { for (const el of document.querySelectorAll('#rendered_cells button, #rendered_cells input,'
+  + ' #rendered_cells select, #rendered_cells textarea')) { const r = el.getBoundingClientRect();
+  if (r.width && r.height && getComputedStyle(el).visibility !== 'hidden') return r.top; } return null; }"""
+
+
+@pytest.mark.parametrize("lesson", ["01-read-a-card", "05-play-the-computer"])
+def test_short_pages_at_1366x768(server, browser, lesson):
+    """Lessons 1 and 5 at 1366x768: at most 6 screens long (lesson 1's cards grew to be read at
+    12 px; its gallery shows one row of four), the first thing to do on the first screen
+    (lesson 5). Prints the figures."""
+    context = browser.new_context(viewport=CHROMEBOOK)
+    try:
+        context.route("**/*", only_loopback)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{server.url}/voila/render/{lesson}.ipynb?student=screens", wait_until="commit")
+        page.locator(".tokens-discuss-answer textarea >> nth=-1").wait_for(state="attached")
+        page.wait_for_timeout(1500)  # the last widgets draw
+        screens = page.evaluate(PAGE_LENGTH)
+        first = page.evaluate(FIRST_ACTION)
+    finally:
+        context.close()
+    print(f"{lesson}: {screens:.2f} screens of 768 px; the first control at {first:.0f} px")
+    assert screens <= 6, f"{lesson} is {screens:.2f} screens long"
+    if lesson.startswith("05"):
+        assert first is not None and first < CHROMEBOOK["height"], f"{lesson}: the first thing to do is at {first} px"

@@ -29,6 +29,7 @@ database exactly as it was.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import sqlite3
 import sys
@@ -304,6 +305,19 @@ def backup_sqlite(path: str | Path, now: datetime | None = None) -> Path:
     return copy
 
 
+def _cannot_write(path: Path) -> str | None:
+    """Why the SQLite file ``path`` cannot be copied and brought up to date here, in one plain
+    line (nothing was changed), or None: it is a folder, or this user may not write in its
+    folder or the file (a read-only folder or disk, another user's files)."""
+    if path.is_dir():
+        return f"{path} is a folder, not an answers file. Nothing was changed."
+    if path.exists() and not (os.access(path.parent, os.W_OK) and os.access(path, os.W_OK)):
+        return (f"This user may not write in {path.parent} (the folder or the answers file in it "
+                "is read-only), so the answers file cannot be copied and brought up to date. "
+                "Run the command as the user who runs the lesson server. Nothing was changed.")
+    return None
+
+
 def upgrade_database(url: str, backup: bool = True) -> tuple[str | None, str | None, Path | None]:
     """Bring the database at ``url`` up to date, as ``tokens-edu upgrade-db`` does: nothing when
     it is already; else (SQLite, ``backup``) copy the file first (:func:`backup_sqlite`), then
@@ -317,20 +331,31 @@ def upgrade_database(url: str, backup: bool = True) -> tuple[str | None, str | N
         (revision before, revision after, the copy or None).
 
     Raises:
-        JournalUnavailable: a revision this tokens-edu does not know (plain words).
+        JournalUnavailable: a revision this tokens-edu does not know, or an SQLite file this
+            user may not write (or a folder in its place), in plain words.
         StoreDamaged: a damaged SQLite file.
         MigrationRefused: this login may not do what a migration needs.
         OSError, sqlite3.Error: the copy cannot be made (nothing was changed).
         sqlalchemy.exc.SQLAlchemyError: the database refused (nothing was changed).
     """
+    path = sqlite_path(url)
+    problem = _cannot_write(Path(path)) if path is not None else None
+    if problem and Path(path).is_dir():
+        raise JournalUnavailable(problem)
     engine = make_engine(url)
     try:
-        before = revision(engine)
+        try:
+            before = revision(engine)
+        except sa.exc.OperationalError:
+            if problem:  # SQLite cannot even read it in a read-only folder (its journal files)
+                raise JournalUnavailable(problem) from None
+            raise
         if before == HEAD:
             return before, before, None
         if before is not None and before not in REVISIONS:
             raise JournalUnavailable(_unknown_message(url, before))
-        path = sqlite_path(url)
+        if problem:
+            raise JournalUnavailable(problem)
         copy = None
         if backup and path is not None and Path(path).exists() and (before or _has_tables(engine)):
             copy = backup_sqlite(path)

@@ -30,6 +30,7 @@ from datetime import datetime
 import ipywidgets as widgets
 
 from ..session import PageSession
+from .browser import BrowserKey
 from .discuss import AnswerBox
 from .who import ensure_student, given_session, journal_alias, name_box, save_response, saved_response
 
@@ -66,7 +67,19 @@ class _Named(widgets.VBox):
 
     def _name_row(self, session) -> list:
         self.name_box = name_box(session)
-        return [self.name_box] if self.name_box is not None else []
+        # the page says which browser it is once drawn: a typed name's saved work comes back then
+        self.browser_key = BrowserKey(on_browser=self._on_browser) if session is not None else None
+        return [w for w in (self.name_box, self.browser_key) if w is not None]
+
+    def _on_browser(self, secret: str) -> None:
+        """The page's front end told which browser this is: bring back the saved answer, unless
+        the student has already started a new one."""
+        if self.session.set_browser(secret) and not self._touched():
+            self._load()
+
+    def _touched(self) -> bool:
+        """True when the student has typed or picked something on this page."""
+        raise NotImplementedError
 
     def _check_name(self) -> None:
         ensure_student(self.session, self.name_box)
@@ -138,6 +151,11 @@ class ExitQuestion(_Named):
             children += [self.writer]
         self.children = children
         self._load()
+
+    def _touched(self) -> bool:
+        if self.writer is not None:
+            return bool(self.writer.value.strip())
+        return self.choice_buttons.value is not None
 
     def _load(self) -> None:
         try:
@@ -283,6 +301,9 @@ class EthicalMatrix(_Named):
         if self.decision_buttons is not None and self.decision_buttons.value:
             lines.append(f"{self.decision} | {self.decision_buttons.value}")
         return "\n".join(lines)
+
+    def _touched(self) -> bool:
+        return bool(self.text())
 
     def _load(self) -> None:
         try:

@@ -132,12 +132,17 @@ def ensure_student(session: PageSession | None, box: widgets.Text | None = None)
 
 def page_writer(session: PageSession | None) -> Writer | None:
     """The writer whose saved work the page may read back now, or None (no session, no name
-    yet, or a typed name in a class that uses codes). Reads nothing from the page but what
-    :attr:`~tokens_edu.session.PageSession.student` reads."""
-    if session is None or not session.student:
+    yet, or a typed name in a class that uses codes): the session's student, else the page's
+    ``?student=`` name as a typed (untrusted) name, which reads only what this browser wrote."""
+    if session is None:
         return None
     try:
-        return session.writer()
+        if session.student:
+            return session.writer()
+        # a ?student= name the page's Discuss box has not typed in yet: read as that typed name
+        # (this browser's work only), as ensure_student would save under it
+        typed = clean_name(_query_name())
+        return session.writer(typed) if typed and not session.roster_in_use else None
     except ValueError:
         return None
 

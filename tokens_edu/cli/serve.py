@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from ..server.launcher import (
@@ -99,4 +100,25 @@ def add_command(sub) -> None:
                        help="turn off the Hint button in every lesson for this class (sets "
                             "TOKENS_EDU_HINTS=off for the lessons; a page's link can also say "
                             "&hints=off)")
+    parser.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
+                       help="set one of the server's settings that has no option of its own "
+                            "(e.g. --setting status_every=30); repeat for more. --help-all "
+                            "lists them with their types, defaults and help")
+    parser.add_argument("--help-all", action=_HelpAll, nargs=0,
+                       help="show this help and every server setting (its type, default and "
+                            "help), then exit")
     parser.set_defaults(run=serve)
+
+
+class _HelpAll(argparse.Action):
+    """``--help-all``: the options, then every :class:`~tokens_edu.server.settings.ServeSettings`
+    setting (as Voila's and JupyterHub's ``--help-all`` print their settings)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from ..server.settings import settings_help  # traitlets: only for --help-all
+
+        parser.print_help()
+        print("\nServer settings (set one with --setting NAME=VALUE; tokens-edu serve sets "
+              "most of them from its options):\n")
+        print(settings_help())
+        parser.exit(0)

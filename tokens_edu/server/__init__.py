@@ -11,6 +11,7 @@ Two sides, two processes:
   given back, today's lesson, status lines), :mod:`.cpu` (each kernel's share of the
   processor), :mod:`.console` (what pages send kept plain), :mod:`.state`.
 
-Both use :mod:`.memory` (free memory, a kernel's measured size) and :mod:`.today` (how a
-teacher names today's lesson). Importing this package imports none of them.
+Both use :mod:`.memory` (free memory, a kernel's measured size), :mod:`.today` (how a
+teacher names today's lesson) and :mod:`.settings` (the server's typed settings,
+``tokens-edu serve --help-all``). Importing this package imports none of them.
 """

@@ -1,7 +1,7 @@
 """``python -m tokens_edu.server SETTINGS [VOILA-ARGS...]``: the Voila side of ``tokens-edu serve``.
 
-``SETTINGS`` is one JSON object (keys of :data:`tokens_edu.server.state.DEFAULTS`); the rest is
-Voila's command line. ``tokens-edu serve`` (:mod:`tokens_edu.server.launcher`) builds both.
+``SETTINGS`` is one JSON object (the settings of :class:`tokens_edu.server.settings.ServeSettings`,
+by name); the rest is Voila's command line. ``tokens-edu serve`` (:mod:`tokens_edu.server.launcher`) builds both.
 """
 
 import sys

@@ -61,20 +61,20 @@ def is_full(state: ServeState, notebook: str | None = None, client: str | None =
             has pages may not count as one more student), or None.
     """
     settings = state.settings
-    cap = int(settings["max_students"])
+    cap = settings.max_students
     if cap and state.students(student, new=True) > cap and not take_back(state, client):
         return "cap"
     km = state.km
     own = not (km is not None and notebook and km.get_pool_size(notebook) > 0)
-    limit = int(settings["max_kernels"])
+    limit = settings.max_kernels
     free = mem_available_mib()
-    need = float(settings["min_free_mib"]) + (state.kernel_size.mib if own else 0.0)
+    need = settings.min_free_mib + (state.kernel_size.mib if own else 0.0)
     short = free is not None and free < need
     over = bool(limit) and state.kernels() + state.warm() >= limit
     if own and (short or over) and km is not None and hasattr(km, "make_room"):
         if km.make_room(1, keep=notebook):
             return None
-    if short and (own or free < float(settings["min_free_mib"])):
+    if short and (own or free < settings.min_free_mib):
         return "memory"
     return None
 
@@ -94,8 +94,8 @@ def take_back(state: ServeState, client: str | None = None) -> bool:
     km = state.km
     if km is None:
         return False
-    cap = int(state.settings["max_students"])
-    tabs = max(1, int(state.settings["student_tabs"]))
+    cap = state.settings.max_students
+    tabs = max(1, state.settings.student_tabs)
     held: dict[str, dict[object, list[str]]] = {}  # computer -> student -> its pages
     for kernel_id, page in state.pages.items():
         who = page.student or ("page", kernel_id)
@@ -123,7 +123,7 @@ def take_back(state: ServeState, client: str | None = None) -> bool:
                       computer, most, share)
             return True
     now = asyncio.get_event_loop().time()
-    slow = float(state.settings["unopened_timeout"])
+    slow = state.settings.unopened_timeout
     unopened: dict[str, list[tuple[float, str]]] = {}
     for kernel_id, page in state.pages.items():
         if page.opened or page.served is None:
@@ -135,7 +135,7 @@ def take_back(state: ServeState, client: str | None = None) -> bool:
     if not unopened:
         return False
     client, held = max(unopened.items(), key=lambda item: len(item[1]))
-    if len(held) <= int(state.settings["client_pages"]):
+    if len(held) <= state.settings.client_pages:
         return False
     kernel_id = min(held)[1]
     _give_back(state, km, kernel_id, "unopened")

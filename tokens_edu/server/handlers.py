@@ -129,7 +129,7 @@ def hiding_handler(base: type, state: ServeState) -> type:
 
     class HidingHandler(base):
         async def get(self, path=""):
-            if hidden_path(path or "", state.settings["hidden"]):
+            if hidden_path(path or "", state.settings.hidden):
                 raise tornado.web.HTTPError(404)
             return await super().get(path)
 

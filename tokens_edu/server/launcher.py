@@ -33,24 +33,22 @@ import os
 import re
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import sqlalchemy as sa
-
 from .. import _moved
 from ..content.bundle import lessons_dir
 from ..errors import UsageProblem
-from ..store import migrate
-from ..store.db import JournalUnavailable, data_folder, sqlite_path
+from ..store.db import data_folder
 from .memory import ESTIMATE_MIB, mem_available_mib, remembered_kernel_mib
 from .storage import StorageWatch as _StorageWatch
+from .storage import database_at_start as _database_at_start
 from .cpu import kernel_env
 from .lock import ServerLock
+from .settings import ServeSettings, parse_setting
 from .state import CLIENT_HEADER
 from .tls import certificate
 from .today import resolve_lesson, todays_line, write_today
@@ -201,7 +199,8 @@ def voila_command(lessons: Path, port: int, pool_size: int | None = None,
                   max_students: int = 0, connection_dir: Path | None = None,
                   max_kernels: int = 0, today: str | None = None, class_size: int = CLASS_SIZE,
                   today_folder: Path | None = None, kernel_log: Path | None = None,
-                  certfile: Path | None = None, keyfile: Path | None = None) -> list[str]:
+                  certfile: Path | None = None, keyfile: Path | None = None,
+                  extra: dict | None = None) -> list[str]:
     """The command line that starts Voila for ``serve`` (a list for ``subprocess``).
 
     Args:
@@ -221,9 +220,13 @@ def voila_command(lessons: Path, port: int, pool_size: int | None = None,
         kernel_log: the file the kernels' own output goes to (None: the console).
         certfile: the HTTPS certificate (PEM), or None for plain HTTP.
         keyfile: its private key (PEM; None: in ``certfile``).
+        extra: more server settings by name (``--setting NAME=VALUE``; :mod:`.settings`).
 
     Returns:
         list[str]: ``[sys.executable, "-m", "tokens_edu.server", SETTINGS, lessons, ...]``.
+
+    Raises:
+        ValueError: a setting of the wrong type or out of its range (:class:`.ServeSettings`).
     """
     kinds = page_kinds(lessons) if lessons.is_dir() else {}
     root = connection_dir or connection_root()
@@ -245,7 +248,8 @@ def voila_command(lessons: Path, port: int, pool_size: int | None = None,
                 "kernel_log": str(kernel_log) if kernel_log else None, "memo_folder": str(root),
                 "gone_timeout": int(cull_idle_timeout),
                 "certfile": str(certfile) if certfile else None,
-                "keyfile": str(keyfile) if keyfile else None}
+                "keyfile": str(keyfile) if keyfile else None, **(extra or {})}
+    ServeSettings.of(settings)  # every value checked here, not in Voila's process
     cmd = [
         sys.executable, "-m", "tokens_edu.server", json.dumps(settings), str(lessons),
         "--no-browser",
@@ -355,34 +359,6 @@ def _data_folder(args: argparse.Namespace, env: dict) -> Path | None:
     return data_folder()
 
 
-def _database_at_start(args: argparse.Namespace, env: dict, data: Path | None) -> None:
-    """Refuse to start on an answers database at a wrong revision (older than this tokens-edu
-    and not brought up to date, or one it does not know), in one line; with ``--upgrade-db``
-    bring an older one up to date first (an SQLite file is copied next to itself) and say so
-    in one line. A new or missing database is fine: the first page makes it.
-
-    Raises:
-        UsageProblem: the one line (nothing was changed).
-    """
-    url = env.get("TOKENS_EDU_DB_URL", "").strip() or f"sqlite:///{(data or data_folder()) / 'journal.sqlite'}"
-    if getattr(args, "upgrade_db", False):
-        path = sqlite_path(url)
-        if path is None or Path(path).exists():
-            try:
-                before, after, copy = migrate.upgrade_database(url)
-            except (JournalUnavailable, migrate.MigrationRefused, ImportError, OSError, sqlite3.Error) as e:
-                raise UsageProblem(str(e)) from None
-            except sa.exc.SQLAlchemyError as e:
-                raise UsageProblem("The answers database refused to be brought up to date, and nothing "
-                                   f"was changed: {str(e).splitlines()[0][:300]}") from None
-            if before != after:
-                print(migrate.upgraded_line(url, before, after, copy), flush=True)
-    problem = migrate.start_problem(url, str(args.data_dir) if args.data_dir is not None else None)
-    if problem:
-        raise UsageProblem(problem + (" Or start with: tokens-edu serve --upgrade-db."
-                                      if migrate.UPGRADE_COMMAND in problem else ""))
-
-
 class _Stop(Exception):
     """SIGTERM reached ``tokens-edu serve``: stop like Ctrl-C."""
 
@@ -406,7 +382,7 @@ def serve(args: argparse.Namespace) -> int:
     Raises:
         UsageProblem: a problem the teacher can fix (a busy port, a missing lessons folder, a
             data folder that is a file, an unknown lesson, an answers database at a wrong
-            revision: :func:`_database_at_start`).
+            revision: :func:`.storage.database_at_start`).
     """
     lessons = args.lessons.expanduser().resolve()
     if not lessons.is_dir():
@@ -433,6 +409,10 @@ def serve(args: argparse.Namespace) -> int:
         raise UsageProblem(f"Port {args.port} is already in use (maybe tokens-edu is already "
                            f"running). Stop the other server, or pick another port with --port.")
     certfile, keyfile = certificate(args)
+    try:  # --setting NAME=VALUE: checked now, in one line
+        extra = dict(parse_setting(text) for text in getattr(args, "setting", None) or [])
+    except ValueError as e:
+        raise UsageProblem(str(e)) from None
     env = dict(os.environ)
     if certfile:
         env["VOILA_WS_PROTOCOL"] = "wss"  # a warm kernel asks for its page's request over HTTPS
@@ -443,13 +423,15 @@ def serve(args: argparse.Namespace) -> int:
     if lock is not None:
         lock.take(args.port)  # a second server on this data folder: UsageProblem, one line
     try:
-        return _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfile)
+        return _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfile,
+                      extra)
     finally:
         if lock is not None:
             lock.release()
 
 
-def _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfile) -> int:
+def _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfile,
+           extra) -> int:
     """:func:`serve` once the options are checked and the data folder is this server's."""
     _database_at_start(args, env, data)  # (this server holds the data folder now)
     # The venv's kernelspec "python3" (shipped by ipykernel in <venv>/share/jupyter) wins over a
@@ -484,7 +466,8 @@ def _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfi
     cmd = voila_command(lessons, args.port, args.pool_size, args.cull_idle_timeout, preheat_only,
                         args.refill_delay, args.host, args.max_students or 0, root, today=today,
                         class_size=class_size, today_folder=today_folder,
-                        kernel_log=kernel_log, certfile=certfile, keyfile=keyfile)
+                        kernel_log=kernel_log, certfile=certfile, keyfile=keyfile,
+                        extra=extra)
     _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_size, data, env,
               today_folder, bool(certfile))
     watch = None

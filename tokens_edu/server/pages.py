@@ -159,7 +159,7 @@ async def guarded(agen, renderer, kernel_id, state: ServeState):
     from its first cell, for a warm kernel from the moment a page takes it (before that, a warm
     kernel may wait for its page as long as it likes).
     """
-    limit = float(state.settings["page_timeout"])
+    limit = state.settings.page_timeout
     loop = asyncio.get_running_loop()
     base_url = getattr(renderer, "base_url", None) or "/"
     if getattr(renderer, "requested_at", None) is None and not renderer.warm:
@@ -236,7 +236,7 @@ def page_handler(base: type, state: ServeState) -> type:
             # value, but notebook pages never set the cookie (only templated pages do). Asking
             # for the token sets it on this response. Drop when Voila sets it itself.
             self.xsrf_token  # noqa: B018 (a property that sets the cookie)
-            if path and (odd_path(path) or hidden_path(path, state.settings["hidden"])):
+            if path and (odd_path(path) or hidden_path(path, state.settings.hidden)):
                 raise tornado.web.HTTPError(404)
             if state.stopping:
                 return self._notice(503, "The lesson server is stopping",
@@ -297,7 +297,7 @@ def page_handler(base: type, state: ServeState) -> type:
             if page is not None:
                 loop = asyncio.get_event_loop()
                 page.served = loop.time()
-                loop.call_later(float(state.settings["unopened_timeout"]) + 0.5,
+                loop.call_later(state.settings.unopened_timeout + 0.5,
                                 lambda: asyncio.ensure_future(check_unopened(state, kernel_id)))
             self._release_cold()
             super().on_finish()

@@ -155,7 +155,7 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
             (:func:`tokens_edu.server.voila.main` arranges it).
         state: the server's state.
     """
-    queue = queue or StartQueue(state, float(state.settings["step"]))
+    queue = queue or StartQueue(state, state.settings.step)
 
     class TokensKernelManager(cls):
         def __init__(self, **kwargs):
@@ -167,7 +167,7 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
             """What a new kernel's process is started with: ``stdout``/``stderr`` to the
             kernels' log file, when there is one, and its memory limit (``preexec_fn``, see
             :mod:`.limits`)."""
-            path = state.settings.get("kernel_log")
+            path = state.settings.kernel_log
             if path and self._tokens_output is None:
                 try:
                     self._tokens_output = open(path, "ab", buffering=0)  # noqa: SIM115 (kept open)
@@ -175,7 +175,7 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
                     self._tokens_output = False
             out = self._tokens_output
             given = {"stdout": out, "stderr": out} if out else {}
-            limit = limit_kernel_memory(int(state.settings.get("kernel_data_mib") or 0))
+            limit = limit_kernel_memory(state.settings.kernel_data_mib)
             if limit is not None:
                 given["preexec_fn"] = limit
             return given
@@ -276,7 +276,7 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
                 give way."""
                 settings = state.settings
                 room = missing
-                limit = int(settings["max_kernels"])
+                limit = settings.max_kernels
                 if limit:
                     room = min(room, limit - state.kernels() - state.warm())
                 budget = state.warm_budget()
@@ -285,7 +285,7 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
                 free = mem_available_mib()
                 if free is not None:
                     mib = max(1.0, state.kernel_size.mib)
-                    by_memory = int((free - float(settings["min_free_mib"])) // mib) - self._unstarted()
+                    by_memory = int((free - settings.min_free_mib) // mib) - self._unstarted()
                     room = min(room, by_memory)
                 if room < missing:
                     room += self.make_room(missing - max(room, 0), keep=notebook_name,

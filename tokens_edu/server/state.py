@@ -16,7 +16,8 @@ from collections import deque
 from collections.abc import Callable
 from urllib.parse import parse_qs
 
-from .memory import ESTIMATE_MIB, KernelSize
+from .memory import KernelSize
+from .settings import ServeSettings, defaults
 from .today import local_day
 
 __all__ = ["DEFAULTS", "ServeState", "Demand", "Page", "current_page", "seat_of", "code_seat",
@@ -56,47 +57,9 @@ def seat_from_cookie(value: str | None) -> str | None:
     """The browser key of a :data:`SEAT_COOKIE` value, or None when it is not one."""
     return f"browser:{value}" if value and _SEAT.fullmatch(value) else None
 
-#: The settings ``tokens-edu serve`` passes (JSON, see :func:`tokens_edu.server.voila.main`) and
-#: their defaults.
-DEFAULTS = {
-    "step": 3.0,  # seconds between two warm kernels starting while students work
-    "first_step": 1.5,  # the same while no student has a page (the server just started)
-    "max_students": 0,  # pages with a kernel at once; 0: what the memory holds
-    "max_kernels": 0,  # kernels (pages and warm ones) at most; 0: what the memory holds
-    "kernel_mib": ESTIMATE_MIB,  # memory per kernel until this computer's kernels are measured
-    "min_free_mib": 300,  # memory always left free for the system and the server (MiB)
-    "hidden": ["scenarios"],  # folders of the lessons folder that are not browsable
-    "page_timeout": 90,  # seconds a page may take to render once asked for
-    "unopened_timeout": 20,  # a served page whose browser never connected gives its kernel back
-    "gone_timeout": 120,  # a page whose browser went away (no connection) gives it back after
-    "client_pages": 3,  # at the cap, pages one client holds without opening them
-    "student_tabs": 3,  # pages (tabs) of one student that count as one student at the cap
-    "hello_timeout": 60,  # a page whose browser said hello but never reached its kernel gives
-    # it back after this (its own page says "could not reach its lesson" 30-45 s after loading)
-    "cold_starts": 2,  # pages starting their own kernel at the same time (the others wait)
-    "busy_share": 0.5,  # a page's kernel using more of one core than this goes behind the
-    # others (tokens_edu.server.cpu); 0: kernels are left as they are
-    "status_every": 60,  # seconds between status lines (only when something changed); 0: never
-    # warm kernels (see Demand)
-    "demand": True,  # warm kernels follow demand; False: the fixed sizes of "pools"
-    "pools": {},  # notebook -> warm kernels, when fixed (--pool-size, --preheat-only)
-    "pages": {},  # notebook -> "start" | "lesson" | "other" | "hidden"
-    "class_size": 30,  # students in a class: the most warm kernels one page gets
-    "start_warm": 10,  # warm kernels of the start page while nobody is arriving
-    "lesson_warm": 1,  # warm kernels of a lesson nobody has opened
-    "warm_mib": 1536,  # memory all warm kernels together may use (MiB; 0: no budget), so the
-    # server waits for its class in under 2 GiB (a kernel that a page took no longer counts);
-    # with today's lesson named, at least a warm kernel for every student (see warm_budget)
-    "today": None,  # today's lesson (a notebook name), given at start
-    "today_folder": None,  # the folder whose today.json may name it later (see .today)
-    "kernel_log": None,  # file for the kernels' own output (their stderr and stdout)
-    "memo_folder": None,  # where the measured kernel size is kept for the next start
-    "certfile": None,  # HTTPS: the certificate (PEM); None: plain HTTP
-    "keyfile": None,  # HTTPS: its private key (PEM; None: in the certificate's file)
-    # one kernel's memory (see .limits): its data segment at most, and where the watch stops it
-    "kernel_data_mib": 2048,
-    "kernel_stop_mib": 768,
-}
+#: Every setting's default, by name: the settings themselves, typed and with help, are
+#: :class:`~.settings.ServeSettings` (``tokens-edu serve --help-all`` prints them).
+DEFAULTS = defaults()
 
 _page = contextvars.ContextVar("tokens_edu_page", default=None)
 
@@ -157,18 +120,18 @@ class Demand:
     SPARE = 2
 
 
-    def __init__(self, settings: dict):
-        self.settings = settings
-        self.kinds: dict[str, str] = dict(settings.get("pages") or {})
-        self.fixed: dict[str, int] = {k: int(v) for k, v in (settings.get("pools") or {}).items()}
-        self.today: str | None = settings.get("today")
+    def __init__(self, settings: dict | ServeSettings):
+        self.settings = settings = ServeSettings.of(settings)
+        self.kinds: dict[str, str] = dict(settings.pages)
+        self.fixed: dict[str, int] = dict(settings.pools)
+        self.today: str | None = settings.today
         self.asked: dict[str, deque] = {}
         #: pages of a notebook that hold a kernel now (the server's state sets it)
         self.open_pages: Callable[[str], int] = lambda notebook: 0
 
     @property
     def class_size(self) -> int:
-        return max(1, int(self.settings["class_size"]))
+        return max(1, self.settings.class_size)
 
     def note(self, notebook: str, now: float | None = None) -> None:
         """A page of ``notebook`` was asked for."""
@@ -182,7 +145,7 @@ class Demand:
 
     def target(self, notebook: str, now: float | None = None) -> int:
         """Warm kernels ``notebook`` should have now."""
-        if not self.settings.get("demand", True):
+        if not self.settings.demand:
             return self.fixed.get(notebook, self.fixed.get("default", 0))
         kind = self.kinds.get(notebook, "other")
         if kind == "hidden":
@@ -192,10 +155,10 @@ class Demand:
             return min(size, max(self.SPARE, size - self.open_pages(notebook)))
         arriving = self.recent(notebook, self.ARRIVING_S, now)
         if kind == "start":
-            return min(size, max(int(self.settings["start_warm"]), arriving))
+            return min(size, max(self.settings.start_warm, arriving))
         if self.recent(notebook, self.IN_USE_S, now):
             return min(size, arriving + 2)
-        return int(self.settings["lesson_warm"]) if kind == "lesson" and not self.today else 0
+        return self.settings.lesson_warm if kind == "lesson" and not self.today else 0
 
     def rank(self, notebook: str, now: float | None = None) -> int:
         """Which warm kernels start first (lower first) and give way last: today's lesson and the
@@ -211,7 +174,7 @@ class ServeState:
     """What the handlers, the kernel manager and the watch share.
 
     Attributes:
-        settings: the merged settings (see :data:`DEFAULTS`).
+        settings: the :class:`~.settings.ServeSettings` (typed: ``settings.max_students``).
         km: the kernel manager, once made.
         pages: page kernel id -> :class:`Page`.
         waiting: requests that passed the cap check and have no kernel yet (``id(handler)``
@@ -220,10 +183,13 @@ class ServeState:
         kernel_size: the measured memory of one kernel (:class:`~.memory.KernelSize`).
         stopping: True once the server is stopping (no new kernels, no new pages).
         memory_stopped: page kernels the watch stopped for their memory (id -> loop time).
+
+    Raises:
+        ValueError: an unknown setting, or a value of the wrong type or range.
     """
 
-    def __init__(self, settings: dict | None = None):
-        self.settings = {**DEFAULTS, **(settings or {})}
+    def __init__(self, settings: dict | ServeSettings | None = None):
+        self.settings = ServeSettings.of(settings)
         self.km = None
         self.pages: dict[str, Page] = {}
         self.waiting: dict[int, str | None] = {}
@@ -231,7 +197,7 @@ class ServeState:
         #: the day (:func:`~.today.local_day`) today's lesson was named: it ends at midnight
         self.today_day: str | None = local_day() if self.demand.today else None
         self.demand.open_pages = lambda notebook: sum(1 for p in self.pages.values() if p.notebook == notebook)
-        self.kernel_size = KernelSize(float(self.settings["kernel_mib"]))
+        self.kernel_size = KernelSize(self.settings.kernel_mib)
         self.stopping = False
         self._cold: asyncio.Semaphore | None = None
         self.full_count = 0
@@ -244,7 +210,7 @@ class ServeState:
     def cold(self) -> asyncio.Semaphore:
         """Pages that start a kernel of their own at once (the others wait their turn)."""
         if self._cold is None:
-            self._cold = asyncio.Semaphore(max(1, int(self.settings["cold_starts"])))
+            self._cold = asyncio.Semaphore(max(1, self.settings.cold_starts))
         return self._cold
 
     def students(self, asking: str | None = None, new: bool = False) -> int:
@@ -267,7 +233,7 @@ class ServeState:
         if new:
             key = asking or ("new",)
             per[key] = per.get(key, 0) + 1
-        tabs = max(1, int(self.settings["student_tabs"]))
+        tabs = max(1, self.settings.student_tabs)
         return sum(-(-n // tabs) for n in per.values())
 
     def kernels(self) -> int:
@@ -284,8 +250,8 @@ class ServeState:
         each). The free memory still decides: a kernel starts only when it fits
         (:meth:`.pools.kernel_manager`'s ``room``), so a small computer keeps fewer.
         """
-        mib = float(self.settings.get("warm_mib") or 0)
-        if not mib or not self.settings.get("demand", True):
+        mib = self.settings.warm_mib
+        if not mib or not self.settings.demand:
             return None
         budget = int(mib // max(1.0, self.kernel_size.mib))
         today = self.demand.today

@@ -1,5 +1,6 @@
 """The answers folder's watch: when answers cannot be saved there (read-only, full), the teacher's
-console says so once, with the folder's path, and again once it works.
+console says so once, with the folder's path, and again once it works. And the answers
+database's check at start (:func:`database_at_start`).
 
 Runs in the ``tokens-edu serve`` process (:mod:`.launcher`); the lesson kernels leave telling
 the teacher to it (``TOKENS_EDU_STORAGE_WATCHED=1``) and tell the students themselves.
@@ -9,12 +10,16 @@ from __future__ import annotations
 
 import errno
 import os
+import sqlite3
 import sys
 import tempfile
 import threading
 from pathlib import Path
 
-__all__ = ["storage_problem", "StorageWatch", "LOW_SPACE_MIB"]
+from ..errors import UsageProblem
+from ..store.db import data_folder
+
+__all__ = ["storage_problem", "StorageWatch", "LOW_SPACE_MIB", "database_at_start"]
 
 #: Less free space than this (MiB) in the answers folder counts as full.
 LOW_SPACE_MIB = 20
@@ -83,3 +88,41 @@ class StorageWatch(threading.Thread):
                 self.check()
             except Exception:  # a check must never stop the server
                 pass
+
+
+def database_at_start(args, env: dict, data: Path | None) -> None:
+    """Refuse to start on an answers database at a wrong revision (older than this tokens-edu
+    and not brought up to date, or one it does not know), in one line; with ``--upgrade-db``
+    bring an older one up to date first (an SQLite file is copied next to itself) and say so
+    in one line. A new or missing database is fine: the first page makes it.
+
+    Args:
+        args: ``tokens-edu serve``'s options (``upgrade_db``, ``data_dir``).
+        env: the server's environment (``TOKENS_EDU_DB_URL``).
+        data: the answers folder, or None when answers go to ``TOKENS_EDU_DB_URL``.
+
+    Raises:
+        UsageProblem: the one line (nothing was changed).
+    """
+    import sqlalchemy as sa  # the launcher's process only, at start
+
+    from ..store import migrate  # Alembic: only when the server starts
+    from ..store.db import JournalUnavailable, sqlite_path  # (with it)
+
+    url = env.get("TOKENS_EDU_DB_URL", "").strip() or f"sqlite:///{(data or data_folder()) / 'journal.sqlite'}"
+    if getattr(args, "upgrade_db", False):
+        path = sqlite_path(url)
+        if path is None or Path(path).exists():
+            try:
+                before, after, copy = migrate.upgrade_database(url)
+            except (JournalUnavailable, migrate.MigrationRefused, ImportError, OSError, sqlite3.Error) as e:
+                raise UsageProblem(str(e)) from None
+            except sa.exc.SQLAlchemyError as e:
+                raise UsageProblem("The answers database refused to be brought up to date, and nothing "
+                                   f"was changed: {str(e).splitlines()[0][:300]}") from None
+            if before != after:
+                print(migrate.upgraded_line(url, before, after, copy), flush=True)
+    problem = migrate.start_problem(url, str(args.data_dir) if args.data_dir is not None else None)
+    if problem:
+        raise UsageProblem(problem + (" Or start with: tokens-edu serve --upgrade-db."
+                                      if migrate.UPGRADE_COMMAND in problem else ""))

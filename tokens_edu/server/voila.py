@@ -276,12 +276,12 @@ def make_app_class(state: ServeState) -> type:
         def listen(self):
             loop = asyncio.get_event_loop()
             loop.call_soon(lambda: asyncio.ensure_future(watch(state)))
-            certfile = state.settings.get("certfile")
+            certfile = state.settings.certfile
             if certfile:  # HTTPS (--certfile/--keyfile): Voila 0.5 has no option for it
                 import ssl
 
                 context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-                context.load_cert_chain(certfile, state.settings.get("keyfile") or None)
+                context.load_cert_chain(certfile, state.settings.keyfile or None)
                 plain_listen = self.app.listen
 
                 def listen_tls(port, address="", **kwargs):
@@ -334,7 +334,8 @@ def main(settings: dict | str | None = None, argv: list[str] | None = None) -> i
     """Run Voila with this package's changes (``python -m tokens_edu.server``).
 
     Args:
-        settings: a dict or a JSON text with keys of :data:`~.state.DEFAULTS`.
+        settings: a dict or a JSON text of :class:`~.settings.ServeSettings` values by name
+            (checked: a wrong type or an unknown name raises ValueError).
         argv: Voila's command line (default: ``sys.argv[1:]``).
 
     Returns:
@@ -356,7 +357,7 @@ def main(settings: dict | str | None = None, argv: list[str] | None = None) -> i
     # way to give nested values there.
     warnings.filterwarnings("ignore", message="--kernel_pools_config=", category=DeprecationWarning)
 
-    queue = StartQueue(state, float(state.settings["step"]), float(state.settings["first_step"]))
+    queue = StartQueue(state, state.settings.step, state.settings.first_step)
     vkm.wait_before = queue.wait_before
     factory = voila.app.voila_kernel_manager_factory
 

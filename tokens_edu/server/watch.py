@@ -70,7 +70,7 @@ async def check_unopened(state: ServeState, kernel_id: str) -> bool:
         page.opened = True
         return False
     waited = asyncio.get_event_loop().time() - page.served
-    if waited < float(state.settings["unopened_timeout"]):
+    if waited < state.settings.unopened_timeout:
         return False
     state.forget(kernel_id)
     state.count("unopened")
@@ -93,7 +93,7 @@ class Watch:
         self.said_size = False
         self.said_ready = False
         self.said_today: str | None = None
-        self.cpu = CpuShare(float(state.settings["busy_share"]))
+        self.cpu = CpuShare(state.settings.busy_share)
 
     async def round(self) -> None:
         """Check every page kernel, the pools, the memory figure, today's lesson; then a status
@@ -118,7 +118,7 @@ class Watch:
 
     async def pages(self, now: float) -> None:
         state, km = self.state, self.state.km
-        gone_after = float(state.settings["gone_timeout"])
+        gone_after = state.settings.gone_timeout
         for kernel_id, page in list(state.pages.items()):
             if kernel_id not in km:
                 state.forget(kernel_id)
@@ -134,7 +134,7 @@ class Watch:
             if not page.opened and page.hello is None:
                 await check_unopened(state, kernel_id)
                 continue
-            if not page.opened and now - page.hello > float(state.settings["hello_timeout"]):
+            if not page.opened and now - page.hello > state.settings.hello_timeout:
                 # its browser said hello but never reached its kernel: the page itself says
                 # "could not reach its lesson" by now (a script's hello holds nothing longer)
                 state.forget(kernel_id)
@@ -152,7 +152,7 @@ class Watch:
         """Every kernel below the server, and a page's kernel busy since the last round behind
         the others (:mod:`.cpu`): a page flooding its kernel slows its own page."""
         state, km = self.state, self.state.km
-        if not float(state.settings["busy_share"]) or not hasattr(km, "kernel_pid"):
+        if not state.settings.busy_share or not hasattr(km, "kernel_pid"):
             return
         pids = {kid: km.kernel_pid(kid) for kid in list(km.list_kernel_ids())}
         opened = [pid for kid, pid in pids.items()
@@ -163,7 +163,7 @@ class Watch:
         """Stop page kernels whose resident memory passed ``kernel_stop_mib`` (:mod:`.limits`):
         the page says why, with a Reload button; the console says so once per kernel."""
         state, km = self.state, self.state.km
-        stop = float(state.settings.get("kernel_stop_mib") or 0)
+        stop = state.settings.kernel_stop_mib
         if not stop:
             return
         for kernel_id in over_memory(km, list(state.pages), stop):
@@ -186,7 +186,7 @@ class Watch:
             log.info("Today's lesson %s ended at midnight: warm kernels follow the pages students "
                      "open. Name the next one with: tokens-edu today LESSON.", state.demand.today)
             state.demand.today = state.today_day = None
-        folder = state.settings.get("today_folder")
+        folder = state.settings.today_folder
         if not folder:
             return
         lesson, mtime = read_today(Path(folder))
@@ -226,16 +226,16 @@ class Watch:
         pids = [pid for pid in (km.kernel_pid(kid) for kid in kernel_ids[:20]) if pid]
         if not state.kernel_size.measure(pids) or not self.said_ready:
             return
-        folder = state.settings.get("memo_folder")
+        folder = state.settings.memo_folder
         if folder:
             remember_kernel_mib(Path(folder), state.kernel_size.mib)
         if not self.said_size:
             self.said_size = True
             free = mem_available_mib()
-            cap = int(state.settings["max_students"])
+            cap = state.settings.max_students
             fits = ""
             if free is not None:
-                more = int((free - float(state.settings["min_free_mib"])) // state.kernel_size.mib)
+                more = int((free - state.settings.min_free_mib) // state.kernel_size.mib)
                 fits = (f"; the free memory ({free / 1024:.1f} GiB) holds about "
                         f"{max(0, more) + state.kernels() + state.warm()} kernels")
             log.info("A lesson kernel uses about %.0f MiB here (measured)%s%s.", state.kernel_size.mib,
@@ -265,7 +265,7 @@ class Watch:
         """A status line for the teacher when the numbers changed (at most one every
         ``status_every`` s), and once when the warm kernels are first all ready."""
         state = self.state
-        every = float(state.settings["status_every"])
+        every = state.settings.status_every
         if not every:
             return
         ready, wanted = state.km.warm_counts()
@@ -280,7 +280,7 @@ class Watch:
         if last is not None and (last[1] == numbers or now - last[0] < every):
             return
         self.last_status = (now, numbers)
-        cap = int(state.settings["max_students"])
+        cap = state.settings.max_students
         free = mem_available_mib()
         given = ", ".join(f"{n} {why}" for why, n in counters)
         log.info("%d student page(s) open%s; warm kernels ready: %d of %d%s%s.", len(state.pages),

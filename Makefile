@@ -29,11 +29,12 @@ comma := ,
 COMPILED_SOURCES := $(shell $(PYTHON) tokens_edu/_compiled.py 2>/dev/null)
 # The tests that run twice in make test: compiled, then with TOKENS_EDU_PURE_PYTHON=1.
 ENGINE_TESTS := tests/engine tests/players
-# pytest-xdist: TEST_WORKERS processes (auto: one per core). Tests that share a module's server,
-# browser or build run on one worker (tests/conftest.py gives them an xdist_group); the others
-# are spread one by one. TEST_WORKERS=0 runs everything in this one process.
+# pytest-xdist: TEST_WORKERS processes (auto: one per core). A module's tests run on one worker
+# (--dist loadscope), so a module's server, browser or build is made once. (--dist loadgroup
+# did not keep xdist_group marks together with pytest 9 and xdist 3.8: a module fixture ran on
+# both workers.) TEST_WORKERS=0 runs everything in this one process.
 TEST_WORKERS ?= auto
-XDIST := -n $(TEST_WORKERS) --dist loadgroup
+XDIST := -n $(TEST_WORKERS) --dist loadscope
 # The slowest tests, listed at the end of each run.
 DURATIONS := --durations=25 --durations-min=10
 SERVE_ARGS ?=

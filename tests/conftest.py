@@ -58,7 +58,8 @@ def _shares_a_fixture(item) -> bool:
 def pytest_collection_modifyitems(config, items):
     """Mark each test ``browser`` or ``postgres`` by the shared fixtures it uses.
 
-    Under pytest-xdist (``make test``: ``-n auto --dist loadgroup``), a test that uses a fixture
+    ``make test`` runs ``-n auto --dist loadscope``: a module's tests on one worker. For ``--dist
+    loadgroup`` (which did not honour the marks with pytest 9 and xdist 3.8), a test that uses a fixture
     made once per module (a server, a browser, a build) joins its module's ``xdist_group``, so
     the module's tests run on one worker and the fixture is made once; the other tests are
     spread one by one. A module that must run alone for another reason says

@@ -178,7 +178,9 @@ def _serve_and_stop(lessons, stop_signal) -> tuple[int, str, str, list]:
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons", str(lessons),
-         "--port", str(port), "--pool-size", "1"],
+         "--port", str(port), "--pool-size", "1",
+         # its own data folder: one lesson server per data folder (a second is refused)
+         "--data-dir", str(lessons.parent / "answers")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     kids: list[psutil.Process] = []
     try:
@@ -209,7 +211,8 @@ def test_ctrl_c_during_warm_up_stops_within_10_s_with_one_line(lessons):
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "tokens_edu.cli", "serve", "--lessons", str(lessons),
-         "--port", str(port), "--pool-size", "8", "--preheat-only", "tiny"],
+         "--port", str(port), "--pool-size", "8", "--preheat-only", "tiny",
+         "--data-dir", str(lessons.parent / "answers")],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     kids: list[psutil.Process] = []
     try:

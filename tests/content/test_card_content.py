@@ -149,3 +149,75 @@ def test_a_figure_in_a_teacher_note_says_where_it_comes_from(card):
 def test_the_figure_check_sees_figures():
     assert _FIGURE.search("about 35% of them") and _FIGURE.search("about a third of the world")
     assert not _FIGURE.search("In 2023 it opened.") and not _SOURCE.search("people say so")
+
+
+#: Issue 28.6: the words that made 13 Discuss prompts lean toward one answer, as the issue names
+#: them ("ever", "one company's", "without asking"...), and for the four it names without a word,
+#: the words that did the leaning (a verdict or a one-sided ask: "judge", "a right to", "what
+#: good", "help you learn more" with no "or less").
+LEADING = {
+    17: ("ever",), 19: ("judge",), 35: ("one company",), 36: ("without asking",),
+    39: ("nobody chose",), 42: ("only rich", "rich"), 46: ("anyone", "however they want"),
+    51: ("a right to", "said no"), 57: ("didn't read", "did not read"), 63: ("fun",),
+    68: ("lots of",), 37: ("what good",), 41: ("one homework task", "could help you learn more"),
+}
+#: Words that push any Discuss prompt one way, checked on all 70 cards ("without asking" is not
+#: one of them: Agent asks, fairly, whether an agent may buy things without asking a person).
+LEADING_EVERYWHERE = ("nobody chose", "only rich", "however they want",
+                      "didn't read", "what good could")
+
+
+def _words(text: str) -> str:
+    """The words of ``text``, lower case, one space apart, with a space at each end and the
+    possessive 's dropped ("one company's" reads "one company")."""
+    words = re.findall(r"[a-z']+", text.casefold().replace("’", "'"))
+    return " " + " ".join(re.sub(r"'s$", "", w) for w in words) + " "
+
+
+@pytest.mark.parametrize("number", sorted(LEADING))
+def test_the_thirteen_prompts_do_not_lead(number):
+    card = next(c for c in CARDS if c.number == number)
+    words = _words(card.discuss)
+    for leading in LEADING[number]:
+        assert f" {leading} " not in words, f"#{number} {card.name}: {leading!r} in {card.discuss!r}"
+
+
+@pytest.mark.parametrize("card", CARDS, ids=IDS)
+def test_no_prompt_uses_a_leading_phrase(card):
+    words = _words(card.discuss)
+    assert not [w for w in LEADING_EVERYWHERE if f" {w} " in words], card.discuss
+
+
+def test_the_leading_word_check_sees_leading_words():
+    # the old prompts, in short, fail the check above
+    assert " ever " in _words("Can a list ever describe a person?")
+    assert " didn't read " in _words("Is clicking on terms you didn't read consent?")
+    assert " one company " in _words("Should one company's chips power AI?")
+    assert " fun " not in _words("Is it funny?")
+
+
+#: Asking a student for their own apps, feeds or accounts (the guide's "Card Discuss questions
+#: that need care": talk about apps in general, never which ones a student uses).
+_PERSONAL_LIST = re.compile(
+    r"\b(their|your|students'?) own (feeds?|apps?|accounts?|history)\b|"
+    r"\b(apps?|feeds?|services?|accounts?) (they|you) (use|follow|have)\b|"
+    r"\blist (the|their|your) (apps?|feeds?|accounts?)\b|\b(compare|share|show) (their|your) (feeds?|apps?)\b",
+    re.I)
+
+
+@pytest.mark.parametrize("card", CARDS, ids=IDS)
+def test_no_card_asks_students_to_list_their_own_apps_or_feeds(card):
+    for text in (card.discuss, card.learn_more):
+        assert not _PERSONAL_LIST.search(text), f"{card.name}: {text}"
+
+
+def test_the_personal_list_check_sees_the_old_notes():
+    assert _PERSONAL_LIST.search("Have students compare their own feeds and ask what the app thinks.")
+    assert _PERSONAL_LIST.search("Students can list the apps they use and decide, for each one.")
+    assert not _PERSONAL_LIST.search("Students can sort made-up offers into fair trades and unfair ones.")
+
+
+def test_recommender_and_privacy_notes_use_made_up_examples():
+    pool = load_cards()
+    assert "make up a viewer" in pool["Recommender"].learn_more
+    assert "made-up offers" in pool["Data Privacy Trade-off"].learn_more

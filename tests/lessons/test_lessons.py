@@ -146,6 +146,7 @@ def test_lesson_07_shows_the_search_bots_thinking_and_offers_hints():
     bot = view.bots[1]
     assert isinstance(bot, SearchBot) and bot.iterations is not None and not view.autoplay
     assert view.pane_open("thinking") and view.thinking.guess is not None and view.hint is not None
+    assert view.panes["thinking"] in view._table_row.children[1].children  # beside the table on a wide screen (28.5)
     for _ in range(40):  # play the opening: the computer's moves by Next, ours by the hint
         if view.thinking.tables and len(view.game.history) > 6:
             break
@@ -495,3 +496,27 @@ def test_lesson_11_never_loads_pandas(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-2] == "False", "lesson 11 loaded pandas"
     assert done.stdout.strip().splitlines()[-1] == "True"  # two test results and the exit answer saved
+
+
+@pytest.mark.parametrize("lesson", ["04-keywords", "09-tools-targets-and-decks"])
+def test_lessons_4_and_9_ask_a_prediction_about_real_ai(lesson, data_dir):
+    """Issue 28.8: each of the two lessons has a "Game vs real AI" prediction (key "Real AI: ..."),
+    saved through the page's session when checked, whose answer names where its figure comes
+    from (a study and its year)."""
+    from tokens_edu.widgets import PredictionBox
+
+    shown = run_notebook(LESSONS / f"{lesson}.ipynb")
+    real = [x for x in shown if isinstance(x, PredictionBox) and x.key.startswith("Real AI: ")]
+    assert real, f"{lesson} asks no prediction about real AI"
+    box = real[0]
+    assert re.search(r"\b(19|20)\d\d study\b", box._answer), box._answer
+    prose = " ".join("".join(c["source"]) for c in load(LESSONS / f"{lesson}.ipynb")["cells"]
+                     if c["cell_type"] == "markdown")
+    assert "## Game vs real AI" in prose
+    box.choice_buttons.value = box._correct
+    box.check_button.click()
+    assert box.revealed and box.saved_id is not None
+    table = box.session.store.responses.table([lesson], ["prediction"])
+    saved = table[table["question"] == box.key]
+    assert len(saved) == 1 and saved.iloc[-1]["answer"] == box._correct
+    assert bool(saved.iloc[-1]["correct"]) and saved.iloc[-1]["student"] == "tester"

@@ -120,7 +120,7 @@ def _bots():
 
 @pytest.mark.parametrize("seed", [5, 6])
 def test_explain_tables_have_the_columns_at_most_five_rows_and_the_pick_first(seed):
-    extra = {"Search": ["share", "games", "win_chance"], "Greedy": ["rule"], "Random": [],
+    extra = {"Search": ["share", "games", "win_chance", "all_games"], "Greedy": ["rule"], "Random": [],
              "Learning": ["value", "why"]}
     for game in positions(seed, limit=100, every=6):
         for bot in _bots():

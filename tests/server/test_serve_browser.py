@@ -298,3 +298,22 @@ def test_a_page_that_never_connected_says_so_instead_of_python_text(server, brow
         assert pg.locator(".tokens-page-gone").count() == 0
     finally:
         context.close()
+
+
+def test_the_pages_first_script_tells_the_server_its_browser(server, page):
+    """Issue 29.2: a browser's tabs count as one student at the class cap. The page's first
+    script sends the browser's secret (the one its Discuss box uses, kept in localStorage) and
+    the server answers with a cookie naming that browser, which the browser's next pages carry."""
+    from tokens_edu.server.state import SEAT_COOKIE, seat_of
+
+    open_lesson(server, page, "sid")
+    secret = page.evaluate("() => window.localStorage.getItem('tokens-edu-browser')")
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22,128}", secret or ""), secret
+    seats = [c["value"] for c in page.context.cookies() if c["name"] == SEAT_COOKIE]
+    assert seats == [seat_of(secret)]
+    first = kernel_of(page)
+    page.reload(wait_until="commit")  # the same browser: the same secret and cookie
+    page.locator(".tokens-discuss-answer textarea").last.wait_for(state="visible")
+    assert kernel_of(page) != first
+    assert page.evaluate("() => window.localStorage.getItem('tokens-edu-browser')") == secret
+    assert [c["value"] for c in page.context.cookies() if c["name"] == SEAT_COOKIE] == seats

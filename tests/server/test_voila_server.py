@@ -45,8 +45,7 @@ async def _collect(agen, limit: float = 30):
 
 
 #: A page's first piece as served: its first script tells the server a browser has the page.
-HEAD = ('<head><script>try{fetch("/voila/api/kernel-status/k1?hello=1",'
-        "{cache:'no-store',credentials:'same-origin'})}catch(e){}</script>")
+HEAD = "<head>" + pages._hello("/", "k1")
 
 
 @pytest.fixture
@@ -463,11 +462,12 @@ def test_at_the_cap_a_client_holding_unopened_pages_gives_one_back():
             page.served, page.opened = loop.time() - 10, True
             state.pages[f"student-{k}"] = page
         assert capacity.is_full(state, "01-a.ipynb") == "cap"
-        for k in range(4):  # a school behind one address: 4 browsers reading their pages
+        for k in range(6):  # a class behind one address (a proxy, a NAT): one computer
             state.pages[f"student-{k}"].client = "10.0.0.9"
-            state.pages[f"student-{k}"].opened = False
+            state.pages[f"student-{k}"].opened = k > 3
             state.pages[f"student-{k}"].hello = loop.time() - 9
-        assert capacity.is_full(state, "01-a.ipynb") == "cap"  # slow, not taken back
+        assert capacity.is_full(state, "01-a.ipynb", "10.0.0.9") == "cap"  # its share: all 6
+        assert km.stopped == ["script-5"]
 
     asyncio.run(scenario())
 
@@ -496,11 +496,17 @@ def test_pages_that_never_open_or_went_away_give_their_kernel_back():
         assert slow.gone_since == now - 28
         assert sorted(km.stopped) == ["crashed", "never"]
         assert state.pages["left"].gone_since == now
+        # issue 29.2: a hello keeps the kernel while the browser connects, not for 120 s (a
+        # script's hello held it): 60 s after it (the page itself has said it could not connect)
+        await watch.pages(now + 31)
+        assert "slow" in state.pages
+        await watch.pages(now + 33)
+        assert "slow" not in state.pages and km.stopped[-1] == "slow"
         await watch.pages(now + 119)
         assert "left" in state.pages
         await watch.pages(now + 121)
         assert sorted(state.pages) == ["here", "loading"] and km.stopped[-2:] == ["slow", "left"]
-        assert state.counters == {"unopened": 1, "went away": 2, "stopped by itself": 1}
+        assert state.counters == {"unopened": 2, "went away": 1, "stopped by itself": 1}
 
     asyncio.run(scenario())
 

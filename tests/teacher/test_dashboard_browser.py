@@ -156,7 +156,8 @@ def test_the_replay_draws_the_table_and_steps(browser, site):
 
 
 PAGES = {"answers": "", "progress": "progress", "questions": "questions", "wall": "wall?lesson=01-read-a-card&card=GPT",
-         "games": "games", "replay": None, "login": "login", "logged-out": "logout", "sentences": "sentences"}
+         "games": "games", "replay": None, "login": "login", "logged-out": "logout", "sentences": "sentences",
+         "drawings": "drawings"}
 
 
 @pytest.mark.parametrize("name", list(PAGES))

@@ -179,6 +179,29 @@ def test_command_lab_learns_words_and_explains_its_votes():
     assert lab.try_it("dance").label is None and "doesn&#x27;t know any" in lab.guess.value
 
 
+def test_command_lab_saves_each_command_like_the_drawings_and_a_reload_learns_them_again(tmp_path):
+    """Issue 28.4: the typed commands and their labels are saved in the lesson's newest class set;
+    a reloaded page learns the student's own commands again; a page with no name still learns,
+    and says the command was not saved."""
+    from tokens_edu.session import PageSession
+
+    url = f"sqlite:///{tmp_path / 'journal.sqlite'}"
+    lab = CommandLab(session=PageSession("08-how-ai-senses", url=url, student="Ana"))
+    assert lab.teach("score some points with my chatbot", "Task") and lab.teach("check their robot", "Audit")
+    assert "It learned" in lab.message.value
+    table = lab.session.store.drawings.commands_table(["08-how-ai-senses"])
+    assert list(zip(table["student"], table["text"], table["label"])) == [
+        ("Ana", "score some points with my chatbot", "Task"), ("Ana", "check their robot", "Audit")]
+    again = CommandLab(session=PageSession("08-how-ai-senses", url=url, student="Ana"))  # a reload
+    assert again.commands == lab.commands and again.try_it("score points").label == "Task"
+    assert "Welcome back" in again.message.value
+    assert CommandLab(session=PageSession("08-how-ai-senses", url=url, student="Bo")).commands == []
+    nameless = CommandLab(session=PageSession("08-how-ai-senses", url=url))
+    assert nameless.teach("end my turn now", "End turn") and nameless.commands == [("end my turn now", "End turn")]
+    assert "only on this page" in nameless.message.value
+    assert len(lab.session.store.drawings.commands_table()) == 2
+
+
 # -- lesson 11 ---------------------------------------------------------------------------------
 def test_fair_data_lab_measures_fixes_and_saves(url):
     journal = Journal(url, student="Ana", lesson="11-fair-data")

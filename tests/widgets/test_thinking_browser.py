@@ -79,6 +79,13 @@ def test_lesson_07_thinking_pane_guess_and_hint_at_1366x768(server, browser):
         page.locator("button.tokens-start").click()
         page.locator(".tokens-game .tokens-table .tt-side-bottom").first.wait_for(state="visible")
         page.locator(f"{PANE} .tokens-thinking").first.wait_for(state="visible")  # open from the start
+        # issue 28.5: on a wide screen the pane is beside the table, not under it, so a student
+        # sees the computer's thinking without scrolling after each of its moves
+        table_box = page.locator(".tokens-game .tokens-table").first.bounding_box()
+        pane_box = page.locator(PANE).first.bounding_box()
+        assert pane_box["x"] >= table_box["x"] + table_box["width"] - 1, (table_box, pane_box)
+        assert table_box["y"] - 1 <= pane_box["y"] < table_box["y"] + table_box["height"], (table_box, pane_box)
+        assert pane_box["x"] + pane_box["width"] <= VIEWPORT["width"], pane_box  # and fits the window
         assert page.locator(".tokens-game button.tokens-toggle-hint").count() == 1
 
         computer_moves = hints = 0

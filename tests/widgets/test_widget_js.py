@@ -144,6 +144,73 @@ def test_the_box_says_at_once_when_it_holds_unsaved_words(open_widget):
     assert sent(page, "dirty")[-1] == {"type": "dirty", "dirty": False}
 
 
+# -- the pixel grid (issue 28.4) ---------------------------------------------------------------------
+def _grid_page(open_widget, name: str, pixels=None, erase=False):
+    values = {"pixels": pixels or [0] * 144, "size": 12, "cell": 24, "label": "Draw a sign here",
+              "disabled": False, "erase": erase, "version": 0}
+    return open_widget("pixelgrid.js", "pixelgrid.css", values, name)
+
+
+def _centre(page, i: int) -> tuple[float, float]:
+    box = page.locator(f".tpg-cell[data-i='{i}']").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _stroke(page, squares: list[int], steps: int = 1) -> None:
+    """Press on the first square, move to each of the others (``steps`` pointer events for
+    each move: 1 is a fast hand, whose points land squares apart), let go."""
+    page.mouse.move(*_centre(page, squares[0]))
+    page.mouse.down()
+    for i in squares[1:]:
+        page.mouse.move(*_centre(page, i), steps=steps)
+    page.mouse.up()
+
+
+def _dark(page) -> set[int]:
+    return {i for i, v in enumerate(page.evaluate("() => window.model.get('pixels')")) if v}
+
+
+def test_a_stroke_that_starts_on_a_dark_square_draws_in_draw_mode(open_widget):
+    """Broken before: a Flag drawn the natural way (the pole first, then the flag from the pole)
+    rubbed out its own pole, because a stroke starting on a dark square erased."""
+    pole = [r * 12 + 3 for r in range(1, 11)]
+    page = _grid_page(open_widget, "grid-draw", [1 if i in pole else 0 for i in range(144)])
+    assert page.locator(".tpg-mode-draw").get_attribute("aria-pressed") == "true"
+    assert page.locator(".tpg-mode-rub").get_attribute("aria-pressed") == "false"
+    flag = [1 * 12 + c for c in range(3, 9)]  # from the top of the pole, to the right
+    _stroke(page, flag, steps=3)
+    assert _dark(page) == set(pole) | set(flag)  # the pole stays
+
+
+def test_the_points_of_a_fast_stroke_are_joined_into_a_line(open_widget):
+    page = _grid_page(open_widget, "grid-fast")
+    _stroke(page, [0, 143], steps=1)  # corner to corner in one jump
+    assert _dark(page) == {r * 12 + r for r in range(12)}  # the whole diagonal, no gaps
+    _stroke(page, [2 * 12 + 1, 2 * 12 + 10], steps=1)  # a fast stroke across a row
+    assert {2 * 12 + c for c in range(1, 11)} <= _dark(page)
+    page = _grid_page(open_widget, "grid-slope")
+    _stroke(page, [11 * 12 + 0, 5 * 12 + 11], steps=1)  # a shallow slope in one jump
+    line = _dark(page)
+    assert len(line) == 12 and {i % 12 for i in line} == set(range(12))  # one square in each column
+    rows = [i // 12 for i in sorted(line, key=lambda i: i % 12)]
+    assert rows[0] == 11 and rows[-1] == 5 and all(0 <= a - b <= 1 for a, b in zip(rows, rows[1:]))
+
+
+def test_rub_out_is_a_switch(open_widget):
+    page = _grid_page(open_widget, "grid-rub", [1] * 144)
+    page.locator(".tpg-mode-rub").click()
+    assert page.evaluate("() => window.model.get('erase')") is True
+    assert page.locator(".tpg-mode-rub").get_attribute("aria-pressed") == "true"
+    _stroke(page, [0, 11], steps=1)  # starts on a dark square and rubs out, as the switch says
+    assert _dark(page) == set(range(12, 144))
+    _stroke(page, [12 * 5, 12 * 5], steps=1)
+    assert 60 not in _dark(page)
+    page.locator(".tpg-mode-draw").click()
+    assert page.evaluate("() => window.model.get('erase')") is False
+    _stroke(page, [0, 11], steps=1)  # a light square starts a stroke that draws
+    assert set(range(12)) <= _dark(page)
+
+
 # -- motion (issue 30 part 4) --------------------------------------------------------------------
 ANIMATIONS = """() => document.getAnimations().map(a => {
   const t = a.effect && a.effect.target; const timing = a.effect ? a.effect.getComputedTiming() : {};

@@ -33,10 +33,11 @@ def add_command(sub) -> None:
             "with --today 03, or while the server runs with 'tokens-edu today 03'. Warm kernels "
             "nobody needs are given back. A kernel's memory is measured on this computer (about "
             "55-60 MiB for a lesson); a kernel starts only when the free memory holds it, and "
-            "past --max-students pages (default: what the memory "
+            "past --max-students students (default: what the memory "
             "holds) a page asks the student to wait a minute and reload. A closed or reloaded "
             "page gives its kernel back within seconds, a page whose browser went away (a "
-            "closed laptop) within about three minutes. Press Ctrl-C to stop (within 10 s)."
+            "closed laptop) within about three minutes. One server per data folder: a second is "
+            "refused. Today's lesson lasts until midnight. Press Ctrl-C to stop (within 10 s)."
         ),
     )
     parser.add_argument("--lessons", metavar="DIR", type=Path, default=DEFAULT_LESSONS,
@@ -58,9 +59,10 @@ def add_command(sub) -> None:
                        help="fixed warm kernels per lesson instead of following the class; "
                             "0 turns them off")
     parser.add_argument("--max-students", type=count(1, 5000), default=None, metavar="N",
-                       help="most lesson pages open at once; past it a page says the class is "
-                            "full (default: what the free memory holds, at the memory measured "
-                            "for a kernel)")
+                       help="most students with a lesson page at once (a student's tabs count "
+                            "once; at the cap a computer holding more than its share gives its "
+                            "oldest page back); past it a page says the class is full (default: "
+                            "what the free memory holds, at the memory measured for a kernel)")
     parser.add_argument("--preheat-only", action="append", default=[], metavar="LESSON",
                        help="keep a fixed number of warm kernels (--pool-size, default the "
                             "class size) only for this lesson (a notebook name, .ipynb "
@@ -81,6 +83,13 @@ def add_command(sub) -> None:
     parser.add_argument("--data-dir", metavar="DIR", type=Path, default=None,
                        help="folder for saved Discuss answers (sets TOKENS_EDU_DATA for the "
                             "lessons; default: TOKENS_EDU_DATA or the per-user data folder)")
+    parser.add_argument("--certfile", metavar="FILE", type=Path, default=None,
+                       help="serve over HTTPS with this certificate (a PEM file, e.g. the "
+                            "school's): on a school network, names and answers then do not cross "
+                            "it in clear text. Students open https://... instead of http://...")
+    parser.add_argument("--keyfile", metavar="FILE", type=Path, default=None,
+                       help="the certificate's private key (a PEM file without a password; "
+                            "default: in the --certfile file)")
     parser.add_argument("--upgrade-db", action="store_true",
                        help="bring an answers database older than this tokens-edu up to date "
                             "before starting (an answers file is first copied next to itself; "

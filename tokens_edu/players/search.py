@@ -350,7 +350,7 @@ def _rollout(world, move: int, player: int, stop_turn: int, deadline: float | No
             for _ in range(k):
                 world.pop()
             return None
-        world.push(choose(world))
+        world._push(choose(world), None)  # (GreedyBot's pick is legal: no check, no second list)
         k += 1
     ended = world.over
     if ended:

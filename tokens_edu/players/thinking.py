@@ -5,17 +5,19 @@ Every bot can say, for the decision of the player to act, which options it weigh
 The table's columns:
 
 - every bot: ``option`` (the move's text), ``chosen`` (True for its pick; that row is first),
-  ``reason`` (one line, e.g. "Audit Explainability: it is sideways and would be Deprecated;
-  Neural Network survives with 1 Flag"), and ``score`` (how much the bot likes it, its own way);
+  ``reason`` (a few short sentences, e.g. "Audit Explainability: it would be Deprecated.
+  Neural Network survives with 1 Flag."), and ``score`` (how much the bot likes it, its own way);
 - :class:`~tokens_edu.players.SearchBot`: ``share`` (its share of the thinking, 0 to 1),
   ``games`` (pretend games after the move) and ``win_chance`` (0 to 1, equal to ``score``:
   the average result of those games, where a pretend game someone won counts 1 or 0 and one
   stopped after the search's horizon, most of them, counts its guessed chance from the
-  board). Moves whose pretend games came out exactly the same share one row (its reason
-  names the others). The numbers justify the row marked ``chosen``: no other row shows a
-  higher ``win_chance`` (in whole percent, as the pane shows it) unless the chosen row's
-  reason ends with one sentence saying why (:func:`why_chosen`: "The 80% option was tried in
-  only 8 pretend games, and in those same games this move did better (88%).");
+  board), and ``all_games`` (the pretend games after every move the row stands for: the
+  move, its twins and, for the other player, the hidden moves merged into it). Moves whose
+  pretend games came out exactly the same share one row (its reason names the others). The
+  numbers justify the row marked ``chosen``: no other row shows a higher ``win_chance`` (in
+  whole percent, as the pane shows it) unless the chosen row's reason ends with a few short
+  sentences saying why (:func:`why_chosen`: "The 80% move was tried in only 8 pretend games.
+  In those same games, this move did better (88%).");
 - :class:`~tokens_edu.players.GreedyBot`: ``rule`` (the step of its list the score comes from);
 - :class:`~tokens_edu.players.LearningBot`: ``value`` (its points for the move: its weights
   times the features of the board it imagines after the move; equal to ``score``) and
@@ -30,7 +32,14 @@ order and meaning are a stable API (the GameView thinking pane and Hint read the
 is for), ``measure`` (the column that plots best: ``win_chance``, ``score`` or ``value``),
 ``options`` (how many legal moves there were in all) and, for the search, ``iterations``
 (pretend games), ``worlds`` (imagined deals), ``finished`` (pretend games that ended before
-the horizon), ``horizon`` (turns a pretend game lasts at most) and ``seconds``. Plot it with
+the horizon), ``horizon`` (turns a pretend game lasts at most), ``seconds`` and
+``other_games`` (the pretend games after the moves with no row: the rows' ``all_games`` and
+``other_games`` add up to ``iterations``; how many moves those were is not said, as it could
+tell the other player about the thinker's hand).
+
+Every sentence of a reason is short (Flesch-Kincaid grade 7 or below with card names counted
+as one word, as tests/players/test_search_explain.py measures over seeded games) and uses only
+words the lessons teach: a move is a "move" (a mulligan reads "new hand"). Plot it with
 ``tokens_edu.plots.thinking(df)`` (bars, the pick on top), or
 ``df.set_index("option")[df.attrs["measure"]].plot.barh()``.
 
@@ -59,7 +68,7 @@ from ..engine import moves as mv
 from ..errors import IllegalAction
 from ..game.observe import option_hidden
 
-__all__ = ["explain", "describe", "hidden_to_others", "mask", "why_chosen", "MAX_OPTIONS", "COLUMNS"]
+__all__ = ["explain", "describe", "hidden_to_others", "mask", "why_chosen", "screen_words", "MAX_OPTIONS", "COLUMNS"]
 
 #: At most this many options in an explanation (the chosen one and the best others).
 MAX_OPTIONS = 5
@@ -88,8 +97,7 @@ def describe(game, move: int) -> str:
     what it risks, read from what that player may see.
 
     Examples: "Run a Task with Chatbot: +2 Tokens (8 in all). It turns sideways and can be
-    Audited." · "Audit Explainability: it is sideways and would be Deprecated; Neural Network
-    survives with 1 Flag."
+    Audited." · "Audit Explainability: it would be Deprecated. Neural Network survives with 1 Flag."
     """
     player = game.to_act
     view = game.view(player)
@@ -109,11 +117,11 @@ def describe(game, move: int) -> str:
         on_them = view.flags(b) + dealt
         on_me = view.flags(a) + back
         tru_them, tru_me = view.card(b).tru, view.card(a).tru
-        first = ("it is sideways and would be Deprecated" if on_them >= tru_them
+        first = ("it would be Deprecated" if on_them >= tru_them
                  else f"it would have {_flags(on_them)} of {tru_them}, so it stays")
         second = (f"{mine} would be Deprecated too" if on_me >= tru_me
                   else f"{mine} survives with {_flags(on_me)}")
-        return f"Audit {theirs}: {first}; {second}."
+        return f"Audit {theirs}: {first}. {second[0].upper() + second[1:]}."
     if kind == mv.TRAIN:
         size = view.training_set_size(player) + 1
         return f"Train {view.card(a).name}: one more Data to pay for cards ({size} in the Training Set)."
@@ -136,7 +144,7 @@ def describe(game, move: int) -> str:
     if labels == "first-second":
         return "Go first: deploy and score first." if text.endswith("first") else "Go second: start with one more card."
     if labels == "keep-mulligan":
-        return "Keep this hand." if text == "keep" else "Shuffle this hand back and draw a new one."
+        return "Keep this hand." if text == "keep" else "Shuffle this hand back and draw a new one."  # "new hand"
     return f"Answer the card's question: {text.removeprefix('choose ')}."
 
 
@@ -220,12 +228,21 @@ def _frame(game, rows: list[tuple[int, dict]], attrs: dict, masked: bool):
     return df
 
 
+def screen_words(text: str) -> str:
+    """A move's text as a student reads it: "mulligan" is "new hand" (the words on the table)."""
+    return "new hand" if text == "mulligan" else text
+
+
+def _games(n: int) -> str:
+    return f"{n} pretend game" if n == 1 else f"{n} pretend games"
+
+
 def _search_rows(bot, game, reader: int):
     """SearchBot's rows for ``reader``: one per move it thought about, twins (moves whose
     pretend games came out the same) in one row; for the other player, its hidden options
     masked and those with the same words in one row (the one with the best numbers, the
-    shares added up). The chosen row says in one sentence why it was picked whenever another
-    row's bar is as long as its own (:func:`why_chosen`)."""
+    shares and ``all_games`` added up). The chosen row says in short sentences why it was
+    picked whenever another row's bar is as long as its own (:func:`why_chosen`)."""
     t = bot.think(game)
     player = t.player
     masked = reader != player
@@ -239,20 +256,21 @@ def _search_rows(bot, game, reader: int):
         chosen = m == t.chosen
         chance = t.win_chance(i) if t.games[i] else float("nan")
         hidden = masked and hidden_to_others(game, m)
+        every = sum(t.games[j] for j in [i] + t.twins(i))
         row = {"option": str(game.action(m)), "chosen": chosen, "score": chance, "reason": describe(game, m),
-               "share": sum(t.games[j] for j in [i] + t.twins(i)) / total, "games": t.games[i], "win_chance": chance}
+               "share": every / total, "games": t.games[i], "win_chance": chance, "all_games": every}
         if hidden:
             row = mask(game, m, row)
         if t.games[i]:
-            row["reason"] += f" In {t.games[i]} pretend games: {chance:.0%} chance to win."
+            row["reason"] += f" In {_games(t.games[i])}: {chance:.0%} chance to win."
         twins = [t.moves[j] for j in t.twins(i) if not (masked and hidden_to_others(game, t.moves[j]))]
-        if twins:
-            names = [str(game.action(x)) for x in twins[:2]]
+        if twins and not hidden:  # a hidden twin is never named, nor counted aloud
+            names = [screen_words(str(game.action(x))) for x in twins[:2]]
             if len(twins) > 2:
                 names.append(f"{len(twins) - 2} more")
-            row["reason"] += (f" Its pretend games after {_and(names)} came out exactly the same, so it counted "
-                              f"{'them' if len(twins) > 1 else 'both'} as one move"
-                              + (", and picked the one its quick rules put first." if chosen else "."))
+            row["reason"] += (f" The move{'s' if len(twins) > 1 else ''} {_and(names)} gave the very same results."
+                              f" So it counted them as one move ({_games(every)} in all)."
+                              + (" It picked the one its quick rules put first." if chosen else ""))
         rows.append((i, row))
     if masked:  # hidden options with the same words: one row, the best of them (the shares added up)
         merged: dict[str, int] = {}
@@ -268,14 +286,20 @@ def _search_rows(bot, game, reader: int):
                 continue
             k = merged[text]
             j, into = kept[k]
-            share = into["share"] + row["share"]
+            share, every = into["share"] + row["share"], into["all_games"] + row["all_games"]
             if (row["games"] and (row["win_chance"], row["games"]) > (into["win_chance"], into["games"])) \
                     or not into["games"]:
                 j, into = i, row
-            into["share"] = share
+            into["share"], into["all_games"] = share, every
             kept[k] = (j, into)
         rows = kept
+        for i, row in rows:  # the same words for one hidden move or many: the count stays secret
+            if not row["chosen"] and row["games"] and hidden_to_others(game, t.moves[i]):
+                row["reason"] = (f"{mask(game, t.moves[i], {'option': '', 'reason': ''})['reason']} "
+                                 f"Hidden moves like this: {_games(row['all_games'])} in all. "
+                                 f"The best one: {row['win_chance']:.0%} chance to win in {_games(row['games'])}.")
     rows.sort(key=lambda r: (not r[1]["chosen"], -r[1]["share"], -(r[1]["win_chance"] if r[1]["games"] else -1)))
+    other_games = sum(r["all_games"] for _, r in rows[MAX_OPTIONS:])  # no count of moves: it could tell the hand
     rows = rows[:MAX_OPTIONS]
     if len(t.moves) == 1:
         rows[0][1]["reason"] = rows[0][1]["reason"].split(" In ")[0] + " It was the only move, so it did not need to think."
@@ -285,7 +309,8 @@ def _search_rows(bot, game, reader: int):
             rows[0][1]["reason"] += " " + note
     return ([(t.moves[i], r) for i, r in rows],
             {"bot": bot.name, "measure": "win_chance", "iterations": t.iterations, "worlds": t.worlds,
-             "seconds": t.seconds, "finished": sum(t.finished), "horizon": bot.horizon})
+             "seconds": t.seconds, "finished": sum(t.finished), "horizon": bot.horizon,
+             "other_games": other_games})
 
 
 def _pct(x: float) -> int:
@@ -307,23 +332,23 @@ def _and(words: list[str]) -> str:
 
 
 def why_chosen(t, others: list[tuple[int, int, float]]) -> str:
-    """One sentence on why the search picked its move although another option's bar is as
+    """A few short sentences on why the search picked its move although another row's bar is as
     long as its own (in whole percent, as shown), or "" when the bars already show it.
 
     Args:
         t: the search's :class:`~tokens_edu.players.search.Thinking`.
         others: the other rows shown, as ``(move index, games, win chance)``.
 
-    Two reasons are possible, and both are true by the way the search works: an option dropped
+    Two reasons are possible, and both are true by the way the search works: a move dropped
     at a cut (not in ``t.final``) was compared with the chosen move on the very same pretend
-    games, where the chosen move did at least as well (the sentence gives both numbers); an
-    option compared to the end did just as well or a little worse, and the quick rules' order
-    broke a tie.
+    games, where the chosen move did at least as well (the sentences give both numbers); a
+    move compared to the end did just as well or a little worse, and the quick rules' order
+    broke a tie. Each sentence is short (grade 7 or below) and says "move", never "option".
     """
     c = t.moves.index(t.chosen)
     mine = t.win_chance(c)
     if not t.games[c]:
-        return "It ran out of time before it could try this move; it is the first one in its quick rules."
+        return "It ran out of time before it could try this move. It is the first move in its quick rules."
     level = [(i, g, w) for i, g, w in others if g and _pct(w) >= _pct(mine)]
     if not level:
         return ""
@@ -333,24 +358,27 @@ def why_chosen(t, others: list[tuple[int, int, float]]) -> str:
     if len(dropped) == 1:
         i, g, w = dropped[0]
         same = t.mean_of_first(c, g)
-        how = "better" if same > w + 1e-12 else "just as well, and its quick rules put this move first,"
-        parts.append(f"the {_pct(w)}% option was tried in only {g} pretend games, and in those same games this "
-                     f"move did {how} ({_pct(same)}%)")
+        if same > w + 1e-12:
+            parts.append(f"The {_pct(w)}% move was tried in only {_games(g)}. "
+                         f"In those same games, this move did better ({_pct(same)}%).")
+        else:
+            parts.append(f"The {_pct(w)}% move was tried in only {_games(g)}. "
+                         f"In those same games, this move did just as well ({_pct(same)}%). "
+                         "Its quick rules put this move first.")
     elif dropped:
         games = _and([str(g) for _, g, _ in sorted(dropped, key=lambda x: x[1])])
-        parts.append(f"{len(dropped)} options with a bar as long or longer were tried in fewer pretend games ({games}), "
-                     "and in those same games this move did at least as well each time")
+        parts.append(f"{len(dropped)} moves with bars as long were tried in fewer pretend games ({games}). "
+                     "In those same games, this move did as well or better each time.")
     if even:
         if all(abs(w - mine) < 1e-12 for _, _, w in even):
-            parts.append(f"{'another option' if len(even) == 1 else f'{len(even)} other options'} did just as well "
-                         f"({_pct(mine)}%), so it picked the move its quick rules put first")
+            parts.append(f"{'Another move' if len(even) == 1 else f'{len(even)} other moves'} did just as well "
+                         f"({_pct(mine)}%). So it picked the move its quick rules put first.")
         else:
             w = max(w for _, _, w in even)
             a, b = _apart(mine, w)
-            parts.append(f"this move did a little better than the other {_pct(w)}% "
-                         f"option{'s' if len(even) > 1 else ''} ({a} against {b})")
-    text = "; ".join(parts)
-    return text[0].upper() + text[1:] + "."
+            parts.append(f"This move did a little better than the other {_pct(w)}% "
+                         f"move{'s' if len(even) > 1 else ''} ({a} against {b}).")
+    return " ".join(parts)
 
 
 #: GreedyBot's steps, by the lowest score of each (its list, as Lesson 5 draws it). Its scores

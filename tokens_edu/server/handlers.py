@@ -21,6 +21,11 @@ Change                                 Why (Voila 0.5.13 behaviour)
                                        no login here: it goes to the lesson list.
 :class:`KernelStatusHandler`           New: ``/voila/api/kernel-status/<id>`` says whether a page's
                                        kernel still runs (the page guard of :mod:`.pages` asks).
+:func:`kernel_socket_handler`          What a page sends on its kernel's websocket was written to
+                                       the teacher's console as it came (a refused message type:
+                                       7,000 lines in 5 s, escape codes and fake ``[tokens-edu]``
+                                       lines included); now lines it causes go through
+                                       :class:`~.console.PageVoice`.
 =====================================  =============================================================
 """
 
@@ -33,10 +38,11 @@ import re
 
 import tornado.web
 
+from .console import from_page
 from .pages import hidden_path, local_only, render
-from .state import ServeState
+from .state import SEAT_COOKIE, ServeState, seat_of
 
-__all__ = ["query_socket_handler", "shutdown_handler", "template_file_handler", "hiding_handler",
+__all__ = ["query_socket_handler", "kernel_socket_handler", "shutdown_handler", "template_file_handler", "hiding_handler",
            "PlainErrors", "LogoutHandler", "KernelStatusHandler", "KERNEL_ID"]
 
 log = logging.getLogger("tokens-edu")
@@ -70,6 +76,23 @@ def query_socket_handler(base: type, state: ServeState) -> type:
                     del base._waiters[kernel_id]
 
     return QuerySocketHandler
+
+
+def kernel_socket_handler(base: type) -> type:
+    """The kernel websocket handler (``/api/kernels/<id>/channels``) whose log lines, while it
+    opens and while it handles a page's message, are marked as the page's
+    (:func:`~.console.from_page`), so :class:`~.console.PageVoice` keeps them plain and rare."""
+
+    class KernelSocketHandler(base):
+        async def get(self, kernel_id, *args, **kwargs):
+            with from_page(kernel_id):
+                return await super().get(kernel_id, *args, **kwargs)
+
+        def on_message(self, message):
+            with from_page(getattr(self, "kernel_id", None)):
+                return super().on_message(message)
+
+    return KernelSocketHandler
 
 
 def shutdown_handler(base: type) -> type:
@@ -177,7 +200,10 @@ class KernelStatusHandler(tornado.web.RequestHandler):
     it for its memory, :mod:`.limits`). Kernel ids are
     random and say nothing about a student. With ``?hello=1`` (the page's first script, run by
     a browser as soon as it reads the page) it also records that a browser has the page, which
-    then keeps its kernel while its scripts load, however slow the computer."""
+    then keeps its kernel while its browser connects (up to ``hello_timeout`` s: a script that
+    says hello and never connects holds nothing longer), and which browser it is (the header
+    ``X-Tokens-Browser``: its secret), so that browser's tabs count as one student at the class
+    cap; the answer then sets the :data:`~.state.SEAT_COOKIE` its next pages carry."""
 
     def initialize(self, state: ServeState) -> None:
         self.state = state
@@ -186,6 +212,12 @@ class KernelStatusHandler(tornado.web.RequestHandler):
         page = self.state.pages.get(kernel_id)
         if page is not None and page.hello is None and self.get_query_argument("hello", ""):
             page.hello = asyncio.get_event_loop().time()
+            seat = seat_of(self.request.headers.get("X-Tokens-Browser"))
+            if seat is not None:
+                if page.student is None:  # a class-list code in the address says more
+                    page.student = f"browser:{seat}"
+                self.set_cookie(SEAT_COOKIE, seat, path=str(self.settings.get("base_url") or "/"),
+                                httponly=True, samesite="Strict")
         km = self.state.km
         running = km is not None and kernel_id in km and not self.state.stopping
         if running:  # a kernel that crashed or was killed is still in the kernel manager

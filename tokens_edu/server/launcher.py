@@ -49,7 +49,11 @@ from ..store import migrate
 from ..store.db import JournalUnavailable, data_folder, sqlite_path
 from .memory import ESTIMATE_MIB, mem_available_mib, remembered_kernel_mib
 from .storage import StorageWatch as _StorageWatch
-from .today import resolve_lesson
+from .cpu import kernel_env
+from .lock import ServerLock
+from .state import CLIENT_HEADER
+from .tls import certificate
+from .today import resolve_lesson, todays_line, write_today
 
 __all__ = ["serve", "voila_command", "plan_capacity", "Capacity",
            "connection_root", "kernel_transport", "is_lesson", "lesson_names", "page_kinds",
@@ -196,7 +200,8 @@ def voila_command(lessons: Path, port: int, pool_size: int | None = None,
                   refill_delay: int = DEFAULT_REFILL_DELAY, host: str = HOST,
                   max_students: int = 0, connection_dir: Path | None = None,
                   max_kernels: int = 0, today: str | None = None, class_size: int = CLASS_SIZE,
-                  today_folder: Path | None = None, kernel_log: Path | None = None) -> list[str]:
+                  today_folder: Path | None = None, kernel_log: Path | None = None,
+                  certfile: Path | None = None, keyfile: Path | None = None) -> list[str]:
     """The command line that starts Voila for ``serve`` (a list for ``subprocess``).
 
     Args:
@@ -214,6 +219,8 @@ def voila_command(lessons: Path, port: int, pool_size: int | None = None,
         class_size: students in the class (the most warm kernels of one page).
         today_folder: the folder whose ``today.json`` may name today's lesson later.
         kernel_log: the file the kernels' own output goes to (None: the console).
+        certfile: the HTTPS certificate (PEM), or None for plain HTTP.
+        keyfile: its private key (PEM; None: in ``certfile``).
 
     Returns:
         list[str]: ``[sys.executable, "-m", "tokens_edu.server", SETTINGS, lessons, ...]``.
@@ -236,7 +243,9 @@ def voila_command(lessons: Path, port: int, pool_size: int | None = None,
                 "start_warm": min(START_WARM, int(class_size)), "today": today,
                 "today_folder": str(today_folder) if today_folder else None,
                 "kernel_log": str(kernel_log) if kernel_log else None, "memo_folder": str(root),
-                "gone_timeout": int(cull_idle_timeout)}
+                "gone_timeout": int(cull_idle_timeout),
+                "certfile": str(certfile) if certfile else None,
+                "keyfile": str(keyfile) if keyfile else None}
     cmd = [
         sys.executable, "-m", "tokens_edu.server", json.dumps(settings), str(lessons),
         "--no-browser",
@@ -264,6 +273,10 @@ def voila_command(lessons: Path, port: int, pool_size: int | None = None,
         # ?template= and ?theme= in a page's address are ignored (a bad one answered 500).
         "--VoilaConfiguration.allow_template_override=NO",
         "--VoilaConfiguration.allow_theme_override=NO",
+        # The page's computer (its address, as the server sees it) reaches its kernel as
+        # HTTP_X_TOKENS_EDU_CLIENT: the server sets this header itself (tokens_edu.server.pages),
+        # and a page's browser secret counts only from that computer (tokens_edu.session.browser).
+        f"--VoilaConfiguration.http_header_envs={CLIENT_HEADER}",
     ]
     # The lesson list at / shows the lessons only, not the scenarios folder. A list trait is
     # given one item per option on the command line (a "[...]" value would be one string).
@@ -419,14 +432,32 @@ def serve(args: argparse.Namespace) -> int:
     if not port_is_free(args.port, args.host):
         raise UsageProblem(f"Port {args.port} is already in use (maybe tokens-edu is already "
                            f"running). Stop the other server, or pick another port with --port.")
+    certfile, keyfile = certificate(args)
     env = dict(os.environ)
+    if certfile:
+        env["VOILA_WS_PROTOCOL"] = "wss"  # a warm kernel asks for its page's request over HTTPS
     if getattr(args, "no_hints", False):
         env["TOKENS_EDU_HINTS"] = "off"  # read by the lessons' GameView (widgets.thinking_pane)
     data = _data_folder(args, env)
-    _database_at_start(args, env, data)
+    lock = ServerLock(data) if data is not None else None
+    if lock is not None:
+        lock.take(args.port)  # a second server on this data folder: UsageProblem, one line
+    try:
+        return _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfile)
+    finally:
+        if lock is not None:
+            lock.release()
+
+
+def _serve(args, env, lessons, names, preheat_only, today, data, certfile, keyfile) -> int:
+    """:func:`serve` once the options are checked and the data folder is this server's."""
+    _database_at_start(args, env, data)  # (this server holds the data folder now)
     # The venv's kernelspec "python3" (shipped by ipykernel in <venv>/share/jupyter) wins over a
     # user-wide one in ~/.local/share/jupyter, so the kernels run this same Python and package.
     env["JUPYTER_PREFER_ENV_PATH"] = "1"
+    # One maths thread per kernel: 30 kernels each asking for every core slowed the class
+    # (tokens_edu.server.cpu, which also keeps a busy kernel behind the others).
+    kernel_env(env)
     # Python warnings from the kernels' imports would go to the kernels' log, once per kernel.
     env.setdefault("PYTHONWARNINGS", "ignore::DeprecationWarning,ignore::FutureWarning")
     root = connection_root()
@@ -444,11 +475,18 @@ def serve(args: argparse.Namespace) -> int:
     measured = remembered_kernel_mib(root)
     plan = plan_capacity(len(names), args.pool_size, args.max_students,
                          kernel_mib=measured or KERNEL_MIB)
+    today_folder = data or data_folder()
+    if today:  # named at start: the file says so too (and yesterday's is gone)
+        try:
+            write_today(today_folder, today)
+        except OSError:
+            pass
     cmd = voila_command(lessons, args.port, args.pool_size, args.cull_idle_timeout, preheat_only,
                         args.refill_delay, args.host, args.max_students or 0, root, today=today,
-                        class_size=class_size, today_folder=data or data_folder(),
-                        kernel_log=kernel_log)
-    _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_size, data, env)
+                        class_size=class_size, today_folder=today_folder,
+                        kernel_log=kernel_log, certfile=certfile, keyfile=keyfile)
+    _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_size, data, env,
+              today_folder, bool(certfile))
     watch = None
     if data is not None and not env.get("TOKENS_EDU_DB_URL", "").strip():
         env["TOKENS_EDU_STORAGE_WATCHED"] = "1"  # the kernels leave telling the teacher to us
@@ -458,10 +496,12 @@ def serve(args: argparse.Namespace) -> int:
     return _run(cmd, env, args, watch)
 
 
-def _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_size, data, env):
-    """The first lines: what is served, the warm kernels, memory, answers, where to go."""
+def _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_size, data, env,
+              today_folder=None, https=False):
+    """The first lines: what is served, the warm kernels, today's lesson, memory, answers,
+    where to go."""
     shown = HOST if args.host in ("0.0.0.0", "::", "") else args.host
-    url = f"http://{shown}:{args.port}/"
+    url = f"{'https' if https else 'http'}://{shown}:{args.port}/"
     answers = env.get("TOKENS_EDU_DB_URL") or str(data)
     if "://" in answers:  # a database URL may hold a password: show only its kind
         answers = answers.split("://", 1)[0] + " database"
@@ -491,6 +531,7 @@ def _say_plan(args, lessons, names, plan, measured, preheat_only, today, class_s
     print(f"Serving {len(names)} lesson page(s) from {lessons}\n"
           f"{who} ({size}{free}).\n"
           f"Warm kernels: {warm}.\n"
+          f"{todays_line(today, today_folder, names)}\n"
           f"Answers are saved in {answers}.\n"
           f"Open {url} in a browser. {begin}Press Ctrl-C to stop.", flush=True)
     if shown != args.host:
@@ -514,7 +555,8 @@ def _run(cmd: list[str], env: dict, args, watch) -> int:
             try:
                 if not ready and answers_port(args.port, args.host):
                     ready = True
-                    print(f"Ready: http://{HOST if args.host in ('0.0.0.0', '::', '') else args.host}"
+                    scheme = "https" if getattr(args, "certfile", None) else "http"
+                    print(f"Ready: {scheme}://{HOST if args.host in ('0.0.0.0', '::', '') else args.host}"
                           f":{args.port}/", flush=True)
                 proc.wait(timeout=None if ready else 0.3)
             except subprocess.TimeoutExpired:

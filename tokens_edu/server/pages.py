@@ -16,6 +16,10 @@ What changes from Voila 0.5's page (``/voila/render/<notebook>``), and why:
   stalled stayed open forever; now it ends with a plain "reload" message and its kernel stops.
 * **Pages ask no other computer for anything** (:func:`local_only`): the lab template loads
   Font Awesome from a CDN (the page's widget bundle already has it); offline that request fails.
+* **The page's computer reaches its kernel**: the header :data:`~.state.CLIENT_HEADER` is set
+  to the address the page was asked from (whatever the browser sent under that name), and
+  Voila gives it to the kernel as ``HTTP_X_TOKENS_EDU_CLIENT``: a browser's secret counts only
+  from that computer (:mod:`tokens_edu.session.browser`).
 * **Odd addresses are a plain 404**: a control character in the path (``x.ipynb%00.txt``) made
   Voila's redirect raise (500).
 """
@@ -36,7 +40,7 @@ from jinja2.utils import htmlsafe_json_dumps
 from .capacity import FULL_GRACE_S, is_full
 from .limits import MEMORY_TEXT
 from .pools import stop_quietly
-from .state import ServeState
+from .state import CLIENT_HEADER, SEAT_COOKIE, ServeState, code_seat, seat_from_cookie
 from .watch import check_unopened
 
 __all__ = ["page_handler", "guarded_renderer", "guarded", "rewrite", "local_only", "render",
@@ -115,10 +119,22 @@ def _plain_widget_output(match: re.Match) -> str:
 _HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
 
 
+#: The page's first script: it tells the server a browser has the page (``?hello=1``) and which
+#: browser it is (its secret, as ``widgets/static/browser.js`` keeps it in ``localStorage``,
+#: made here when the page is the browser's first), so a student's tabs count as one student at
+#: the class cap (:mod:`.capacity`). ``URL`` is replaced by the kernel's status address.
+_HELLO_JS = (
+    "<script>try{var k='tokens-edu-browser',s=null;try{s=localStorage.getItem(k);"
+    "if(!/^[A-Za-z0-9_-]{22,128}$/.test(s||'')){var b=new Uint8Array(24);"
+    "crypto.getRandomValues(b);s=btoa(String.fromCharCode.apply(null,b)).replace(/[+]/g,'-')"
+    ".replace(/[/]/g,'_').replace(/=+$/,'');localStorage.setItem(k,s)}}catch(e){s=null}"
+    "fetch(URL,{cache:'no-store',credentials:'same-origin',"
+    "headers:s?{'X-Tokens-Browser':s}:{}})}catch(e){}</script>")
+
+
 def _hello(base_url: str, kernel_id: str) -> str:
     url = f"{base_url.rstrip('/')}/voila/api/kernel-status/{kernel_id}?hello=1"
-    return ("<script>try{fetch(" + str(htmlsafe_json_dumps(url))
-            + ",{cache:'no-store',credentials:'same-origin'})}catch(e){}</script>")
+    return _HELLO_JS.replace("URL", str(htmlsafe_json_dumps(url)), 1)
 
 
 def rewrite(snippet: str, base_url: str = "/", kernel_id: str | None = None) -> str:
@@ -231,19 +247,24 @@ def page_handler(base: type, state: ServeState) -> type:
                 state.demand.note(path)
                 if hasattr(km, "fill_all"):  # a page students are opening gets more warm kernels
                     km.fill_if_needed(None, path)
-            why = is_full(state, path)
+            client = self.request.remote_ip
+            # The page's computer reaches its kernel (Voila's http_header_envs, set by the
+            # launcher): set here, whatever the browser sent under that name.
+            self.request.headers[CLIENT_HEADER] = str(client or "")
+            student = code_seat(self.request.query) or seat_from_cookie(self.get_cookie(SEAT_COOKIE))
+            why = is_full(state, path, client, student)
             waited = 0.0
             while why == "cap" and waited < FULL_GRACE_S:
                 # A student moving on (Back, a link, a typed address) asks for the new page a
                 # moment before their old page's close frees its kernel: give that a chance.
                 await asyncio.sleep(0.25)
                 waited += 0.25
-                why = is_full(state, path)
+                why = is_full(state, path, client, student)
             if why:
                 self._said_full(why)
                 self.set_header("Retry-After", "60")
                 return self._notice(503, html=class_full_html())
-            state.waiting.add(id(self))
+            state.waiting[id(self)] = student
             with ServeState.serving(self):
                 return await super().get(path)
 
@@ -270,7 +291,7 @@ def page_handler(base: type, state: ServeState) -> type:
             return pool_size > 0 and len(notebook_data) > 0
 
         def on_finish(self):
-            state.waiting.discard(id(self))
+            state.waiting.pop(id(self), None)
             kernel_id = getattr(self, "_tokens_kernel_id", None)
             page = state.pages.get(kernel_id)
             if page is not None:

@@ -278,7 +278,7 @@ def kernel_manager(cls: type, preheat: bool, queue: StartQueue | None, state: Se
                 room = missing
                 limit = int(settings["max_kernels"])
                 if limit:
-                    room = min(room, limit - state.students() - state.warm())
+                    room = min(room, limit - state.kernels() - state.warm())
                 budget = state.warm_budget()
                 if budget is not None:
                     room = min(room, budget - state.warm())

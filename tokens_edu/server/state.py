@@ -9,13 +9,52 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import hashlib
+import re
 import time
 from collections import deque
 from collections.abc import Callable
+from urllib.parse import parse_qs
 
 from .memory import ESTIMATE_MIB, KernelSize
+from .today import local_day
 
-__all__ = ["DEFAULTS", "ServeState", "Demand", "Page", "current_page"]
+__all__ = ["DEFAULTS", "ServeState", "Demand", "Page", "current_page", "seat_of", "code_seat",
+           "seat_from_cookie", "SEAT_COOKIE", "CLIENT_HEADER"]
+
+#: The cookie that tells the server which student's browser asks for a page: a key made from
+#: the browser's secret (:func:`seat_of`), set when the page's first script says hello. It only
+#: lets a student's tabs count as one student at the class cap; it opens nothing.
+SEAT_COOKIE = "tokens-edu-seat"
+#: The request header by which the server tells a page's kernel the page's computer (the
+#: address the page was asked from); the launcher has Voila pass it to kernels.
+CLIENT_HEADER = "X-Tokens-Edu-Client"
+_SEAT = re.compile(r"[0-9a-f]{32}")
+_SECRET = re.compile(r"[A-Za-z0-9_-]{22,128}")
+_CODE = re.compile(r"[A-Z0-9]{4,16}")
+
+
+def seat_of(secret: object) -> str | None:
+    """The key the class cap counts a browser by: 32 hex digits made from its secret (the same
+    secret its pages' kernels use, :mod:`tokens_edu.session.browser`, but not the hash the
+    answers store keeps), or None when ``secret`` is not a browser's secret."""
+    if not isinstance(secret, str) or not _SECRET.fullmatch(secret):
+        return None
+    return hashlib.sha256(b"tokens-edu-seat:" + secret.encode("ascii")).hexdigest()[:32]
+
+
+def code_seat(query: str) -> str | None:
+    """The student a page's address names by a class-list code (``?code=KT4PXM``: only that
+    student holds it), as a key the class cap counts, or None. Spaces and dashes are ignored,
+    letters made capitals, as the class list does (:func:`tokens_edu.store.roster.normalize_code`)."""
+    values = parse_qs(query or "").get("code") or [""]
+    code = re.sub(r"[\s-]", "", values[0]).upper()
+    return f"code:{code}" if _CODE.fullmatch(code) else None
+
+
+def seat_from_cookie(value: str | None) -> str | None:
+    """The browser key of a :data:`SEAT_COOKIE` value, or None when it is not one."""
+    return f"browser:{value}" if value and _SEAT.fullmatch(value) else None
 
 #: The settings ``tokens-edu serve`` passes (JSON, see :func:`tokens_edu.server.voila.main`) and
 #: their defaults.
@@ -31,7 +70,12 @@ DEFAULTS = {
     "unopened_timeout": 20,  # a served page whose browser never connected gives its kernel back
     "gone_timeout": 120,  # a page whose browser went away (no connection) gives it back after
     "client_pages": 3,  # at the cap, pages one client holds without opening them
+    "student_tabs": 3,  # pages (tabs) of one student that count as one student at the cap
+    "hello_timeout": 60,  # a page whose browser said hello but never reached its kernel gives
+    # it back after this (its own page says "could not reach its lesson" 30-45 s after loading)
     "cold_starts": 2,  # pages starting their own kernel at the same time (the others wait)
+    "busy_share": 0.5,  # a page's kernel using more of one core than this goes behind the
+    # others (tokens_edu.server.cpu); 0: kernels are left as they are
     "status_every": 60,  # seconds between status lines (only when something changed); 0: never
     # warm kernels (see Demand)
     "demand": True,  # warm kernels follow demand; False: the fixed sizes of "pools"
@@ -47,6 +91,8 @@ DEFAULTS = {
     "today_folder": None,  # the folder whose today.json may name it later (see .today)
     "kernel_log": None,  # file for the kernels' own output (their stderr and stdout)
     "memo_folder": None,  # where the measured kernel size is kept for the next start
+    "certfile": None,  # HTTPS: the certificate (PEM); None: plain HTTP
+    "keyfile": None,  # HTTPS: its private key (PEM; None: in the certificate's file)
     # one kernel's memory (see .limits): its data segment at most, and where the watch stops it
     "kernel_data_mib": 2048,
     "kernel_stop_mib": 768,
@@ -72,16 +118,22 @@ class Page:
         opened: True once a browser connected to its kernel.
         gone_since: loop time its browser's last connection closed (or, for a page whose
             browser said hello, since it has had none), or None.
+        student: who the page is for, as the class cap counts students: ``"code:..."`` (a
+            class-list code in its address), ``"browser:..."`` (its browser's key, from the
+            :data:`SEAT_COOKIE` or its hello), or None (not known: the page counts alone).
+        since: when the page got its kernel (``time.monotonic()``).
     """
 
-    __slots__ = ("notebook", "client", "served", "hello", "opened", "gone_since")
+    __slots__ = ("notebook", "client", "served", "hello", "opened", "gone_since", "student",
+                 "since")
 
-    def __init__(self, notebook: str | None, client: str | None):
-        self.notebook, self.client = notebook, client
+    def __init__(self, notebook: str | None, client: str | None, student: str | None = None):
+        self.notebook, self.client, self.student = notebook, client, student
         self.served: float | None = None
         self.hello: float | None = None
         self.opened = False
         self.gone_since: float | None = None
+        self.since = time.monotonic()
 
 
 class Demand:
@@ -162,7 +214,8 @@ class ServeState:
         settings: the merged settings (see :data:`DEFAULTS`).
         km: the kernel manager, once made.
         pages: page kernel id -> :class:`Page`.
-        waiting: requests that passed the cap check and have no kernel yet.
+        waiting: requests that passed the cap check and have no kernel yet (``id(handler)``
+            -> the student it is for, as :attr:`Page.student`).
         demand: the :class:`Demand` for warm kernels.
         kernel_size: the measured memory of one kernel (:class:`~.memory.KernelSize`).
         stopping: True once the server is stopping (no new kernels, no new pages).
@@ -173,8 +226,10 @@ class ServeState:
         self.settings = {**DEFAULTS, **(settings or {})}
         self.km = None
         self.pages: dict[str, Page] = {}
-        self.waiting: set[int] = set()
+        self.waiting: dict[int, str | None] = {}
         self.demand = Demand(self.settings)
+        #: the day (:func:`~.today.local_day`) today's lesson was named: it ends at midnight
+        self.today_day: str | None = local_day() if self.demand.today else None
         self.demand.open_pages = lambda notebook: sum(1 for p in self.pages.values() if p.notebook == notebook)
         self.kernel_size = KernelSize(float(self.settings["kernel_mib"]))
         self.stopping = False
@@ -192,8 +247,31 @@ class ServeState:
             self._cold = asyncio.Semaphore(max(1, int(self.settings["cold_starts"])))
         return self._cold
 
-    def students(self) -> int:
-        """Pages that hold a kernel now, plus pages that are getting one."""
+    def students(self, asking: str | None = None, new: bool = False) -> int:
+        """Students the class cap counts now: the pages that hold a kernel and those getting
+        one, a student's tabs counting once (up to ``student_tabs`` tabs; more count as one
+        more student each such group), a page whose student is not known counting alone.
+
+        Args:
+            asking: the student of a page being asked for (see :attr:`Page.student`), counted
+                with the others when ``new`` is True.
+            new: count one more page, for ``asking`` (or for an unknown student).
+        """
+        per: dict[object, int] = {}
+        for kernel_id, page in self.pages.items():
+            key = page.student or ("page", kernel_id)
+            per[key] = per.get(key, 0) + 1
+        for handler, student in self.waiting.items():
+            key = student or ("waiting", handler)
+            per[key] = per.get(key, 0) + 1
+        if new:
+            key = asking or ("new",)
+            per[key] = per.get(key, 0) + 1
+        tabs = max(1, int(self.settings["student_tabs"]))
+        return sum(-(-n // tabs) for n in per.values())
+
+    def kernels(self) -> int:
+        """Pages that hold a kernel now, plus pages that are getting one (every tab counts)."""
         return len(self.pages) + len(self.waiting)
 
     def warm_budget(self) -> int | None:
@@ -225,13 +303,13 @@ class ServeState:
     def add_page_kernel(self, kernel_id: str, notebook: str | None = None) -> None:
         """A page got ``kernel_id`` (a warm one or its own)."""
         page = _page.get()
-        client = None
+        client = student = None
         if page is not None:
-            self.waiting.discard(id(page))
+            student = self.waiting.pop(id(page), None)
             page._tokens_kernel_id = kernel_id
             notebook = notebook or getattr(page, "_tokens_notebook", None)
             client = getattr(page.request, "remote_ip", None)
-        self.pages[kernel_id] = Page(notebook, client)
+        self.pages[kernel_id] = Page(notebook, client, student)
 
     def forget(self, kernel_id: str) -> None:
         """``kernel_id`` was stopped: it no longer counts."""

@@ -14,7 +14,8 @@ checks that the parts are where they were):
   pages that end instead of hanging, nothing loaded from another computer): :mod:`.pages`;
 * the other handlers' fixes (query socket, shutdown call, template files, hidden folders, plain
   error pages, ``/logout``, the kernel status the page guard asks): :mod:`.handlers`;
-* kernels no page uses given back, today's lesson, status lines: :mod:`.watch`, :mod:`.console`;
+* kernels no page uses given back, today's lesson, status lines: :mod:`.watch`, :mod:`.console`
+  (which also keeps what pages send from taking over the teacher's console);
 * here: :class:`TemplateBytecode` (compiled page templates shared by every page), the
   heartbeat, the connection folder, the trust check, and a clean stop (:func:`stop_everything`).
 
@@ -40,12 +41,13 @@ import jinja2
 import tornado.web
 
 from .. import _moved
-from .console import DropKnownNoise, quiet_logs, silence
+from .console import VOICE, DropKnownNoise, quiet_logs, silence
 from .handlers import (
     KERNEL_ID,
     KernelStatusHandler,
     PlainErrors,
     hiding_handler,
+    kernel_socket_handler,
     logout_handler,
     query_socket_handler,
     shutdown_handler,
@@ -208,6 +210,7 @@ def make_app_class(state: ServeState) -> type:
     from voila.static_file_handler import TemplateStaticFileHandler
     from voila.tornado.contentshandler import VoilaContentsHandler
     from voila.tornado.handler import TornadoVoilaHandler
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
     from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
     swaps = {
@@ -217,6 +220,7 @@ def make_app_class(state: ServeState) -> type:
         TemplateStaticFileHandler: template_file_handler(TemplateStaticFileHandler),
         TornadoVoilaTreeHandler: hiding_handler(TornadoVoilaTreeHandler, state),
         VoilaContentsHandler: hiding_handler(VoilaContentsHandler, state),
+        VoilaKernelWebsocketHandler: kernel_socket_handler(VoilaKernelWebsocketHandler),
     }
     plain: dict[type, type] = {}
 
@@ -240,6 +244,9 @@ def make_app_class(state: ServeState) -> type:
             for old in clean_stale_connection_dirs(folder.parent, keep=folder):
                 log.info("Removed connection files left by a stopped server: %s", old)
             self.log.addFilter(DropKnownNoise())  # the app's own logger
+            self.log.addFilter(VOICE)  # what pages send, kept plain and rare (.console)
+            for handler in self.log.handlers + logging.getLogger().handlers:
+                handler.addFilter(VOICE)
             # A page whose laptop was closed stops answering its websocket's pings: close it
             # after 60 s (the watch then gives its kernel back), not jupyter_server's 90.
             self.tornado_settings = {**self.tornado_settings, "ws_ping_interval": 20000,
@@ -269,6 +276,18 @@ def make_app_class(state: ServeState) -> type:
         def listen(self):
             loop = asyncio.get_event_loop()
             loop.call_soon(lambda: asyncio.ensure_future(watch(state)))
+            certfile = state.settings.get("certfile")
+            if certfile:  # HTTPS (--certfile/--keyfile): Voila 0.5 has no option for it
+                import ssl
+
+                context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+                context.load_cert_chain(certfile, state.settings.get("keyfile") or None)
+                plain_listen = self.app.listen
+
+                def listen_tls(port, address="", **kwargs):
+                    return plain_listen(port, address, ssl_options=context, **kwargs)
+
+                self.app.listen = listen_tls
             return super().listen()
 
         def _handle_signal_stop(self, sig, frame):

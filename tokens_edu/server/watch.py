@@ -4,7 +4,9 @@ to the demand, measures what a kernel uses, reads today's lesson and tells the t
 Kernels given back (each counted, said in the next status line, never one line per kernel):
 
 * a page whose browser never connected to its kernel, ``unopened_timeout`` s (20) after its
-  HTML was sent (a script, a link checker, a browser closed while loading);
+  HTML was sent (a script, a link checker, a browser closed while loading), or
+  ``hello_timeout`` s (60) after its first script said hello (a slow laptop's page says it
+  could not reach its lesson after 30 s, and to reload);
 * a page whose browser went away without closing it (a closed laptop lid: its connection
   drops when its pings go unanswered), ``gone_timeout`` s (120) after its last connection
   closed; a page that comes back finds its kernel gone and says so (:mod:`.pages`);
@@ -22,11 +24,12 @@ import logging
 import time
 from pathlib import Path
 
+from .cpu import CpuShare
 from .limits import over_memory
 from .memory import mem_available_mib, remember_kernel_mib
 from .pools import is_ready, stop_quietly
 from .state import ServeState
-from .today import read_today, resolve_lesson
+from .today import local_day, read_today, resolve_lesson
 
 __all__ = ["watch", "check_unopened", "Watch"]
 
@@ -90,6 +93,7 @@ class Watch:
         self.said_size = False
         self.said_ready = False
         self.said_today: str | None = None
+        self.cpu = CpuShare(float(state.settings["busy_share"]))
 
     async def round(self) -> None:
         """Check every page kernel, the pools, the memory figure, today's lesson; then a status
@@ -100,6 +104,7 @@ class Watch:
         now = asyncio.get_event_loop().time()
         await self.memory(now)
         await self.pages(now)
+        self.share_cpu()
         if time.monotonic() - self.last_today >= self.TODAY_EVERY:
             self.last_today = time.monotonic()
             self.today()
@@ -129,12 +134,30 @@ class Watch:
             if not page.opened and page.hello is None:
                 await check_unopened(state, kernel_id)
                 continue
+            if not page.opened and now - page.hello > float(state.settings["hello_timeout"]):
+                # its browser said hello but never reached its kernel: the page itself says
+                # "could not reach its lesson" by now (a script's hello holds nothing longer)
+                state.forget(kernel_id)
+                state.count("unopened")
+                await stop_quietly(km, kernel_id)
+                continue
             if page.gone_since is None:  # went away, or its browser never connected
                 page.gone_since = now if page.opened else page.hello
             elif gone_after and now - page.gone_since > gone_after:
                 state.forget(kernel_id)
                 state.count("went away")
                 await stop_quietly(km, kernel_id)
+
+    def share_cpu(self) -> None:
+        """Every kernel below the server, and a page's kernel busy since the last round behind
+        the others (:mod:`.cpu`): a page flooding its kernel slows its own page."""
+        state, km = self.state, self.state.km
+        if not float(state.settings["busy_share"]) or not hasattr(km, "kernel_pid"):
+            return
+        pids = {kid: km.kernel_pid(kid) for kid in list(km.list_kernel_ids())}
+        opened = [pid for kid, pid in pids.items()
+                  if pid and kid in state.pages and state.pages[kid].opened]
+        self.cpu.look([pid for pid in pids.values() if pid], opened)
 
     async def memory(self, now: float) -> None:
         """Stop page kernels whose resident memory passed ``kernel_stop_mib`` (:mod:`.limits`):
@@ -156,8 +179,13 @@ class Watch:
             await stop_quietly(km, kernel_id)
 
     def today(self) -> None:
-        """Read today's lesson from the data folder's ``today.json`` when it changed."""
+        """Read today's lesson from the data folder's ``today.json`` when it changed; at
+        midnight, today's lesson ends (the file's, or the one given with ``--today``)."""
         state = self.state
+        if state.demand.today and state.today_day and state.today_day != local_day():
+            log.info("Today's lesson %s ended at midnight: warm kernels follow the pages students "
+                     "open. Name the next one with: tokens-edu today LESSON.", state.demand.today)
+            state.demand.today = state.today_day = None
         folder = state.settings.get("today_folder")
         if not folder:
             return
@@ -175,6 +203,7 @@ class Watch:
             return  # no file: the lesson given with --today stays
         if chosen != state.demand.today:
             state.demand.today = chosen
+            state.today_day = local_day() if chosen else None
             if chosen:
                 log.info("Today's lesson: %s. Its warm kernels are starting (up to %d).", chosen,
                          state.demand.class_size)
@@ -208,7 +237,7 @@ class Watch:
             if free is not None:
                 more = int((free - float(state.settings["min_free_mib"])) // state.kernel_size.mib)
                 fits = (f"; the free memory ({free / 1024:.1f} GiB) holds about "
-                        f"{max(0, more) + state.students() + state.warm()} kernels")
+                        f"{max(0, more) + state.kernels() + state.warm()} kernels")
             log.info("A lesson kernel uses about %.0f MiB here (measured)%s%s.", state.kernel_size.mib,
                      fits, f"; at most {cap} students at once (--max-students)" if cap else "")
 

@@ -23,7 +23,13 @@ from ..content.names import clean_name
 from ..store.roster import normalize_code
 from ..store.schema import MAX_NAME
 
-__all__ = ["query_string", "query_known", "student_from_query", "code_from_query"]
+__all__ = ["query_string", "query_known", "student_from_query", "code_from_query",
+           "client_address", "CLIENT_ENV"]
+
+#: Where ``tokens-edu serve`` puts the page's computer (the address the page was asked from):
+#: the server sets the request header ``X-Tokens-Edu-Client`` itself and Voila hands it to the
+#: kernel with the page's request (``tokens_edu.server.pages``).
+CLIENT_ENV = "HTTP_X_TOKENS_EDU_CLIENT"
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +66,18 @@ def _wait_for_voila_request() -> None:
 
     box: dict = {}
 
+    url = _voila_ws_url()
+    options = {}
+    if url.startswith("wss://"):  # tokens-edu serve --certfile: this kernel's own server, on
+        import ssl  # this computer (127.0.0.1), whose certificate names the school's address
+
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        options["ssl"] = context
+
     async def receive():
-        async with websockets.connect(_voila_ws_url(), open_timeout=5) as ws:
+        async with websockets.connect(url, open_timeout=5, **options) as ws:
             return await ws.recv()
 
     def run():
@@ -150,3 +166,17 @@ def code_from_query(query: str | None = None) -> str:
         query = query_string()
     values = parse_qs((query or "").lstrip("?")).get("code", [])
     return normalize_code(values[0]) if values else ""
+
+
+def client_address() -> str:
+    """The page's computer as ``tokens-edu serve`` saw it (its address, ``"10.0.4.17"``), or
+    ``""`` when not served so (a notebook in JupyterLab, JupyterHub, plain Voila). In a warm
+    kernel it is known once its page is asked for (read with the page's query,
+    :func:`query_string`, which this waits for).
+
+    Behind a proxy or a NAT every page has the proxy's address: then it tells nothing apart.
+    """
+    if os.environ.get("VOILA_PREHEAT", "False") == "True":
+        query_string()
+    value = os.environ.get(CLIENT_ENV, "").strip()
+    return value if len(value) <= 64 and all(c.isalnum() or c in ".:%-_" for c in value) else ""

@@ -8,6 +8,15 @@ store keeps only its SHA-256 (:func:`browser_hash`) with each answer, draft, res
 and game (a :class:`~tokens_edu.store.Writer`'s ``browser``). What this does not cover: two
 students sharing one browser profile share its secret, and a private window forgets it when
 closed. A class list (or JupyterHub) closes both gaps, because the name is then proven.
+
+**A secret is bound to its computer where the server can tell.** Under ``tokens-edu serve``
+the page's kernel learns the page's computer (its address,
+:func:`~tokens_edu.session.address.client_address`), and the hash kept is of the secret *and*
+that address: a secret copied from Bo's browser to another computer (developer tools, a
+script) shows none of Bo's work there. Where the server cannot tell computers apart (behind a
+proxy or a school's NAT every page has one address; JupyterHub, where logins decide anyway),
+the secret alone counts, as before. A computer whose address changes (a new network) no longer
+sees its earlier work in the page; the work is kept and the teacher sees it.
 """
 
 from __future__ import annotations
@@ -21,15 +30,19 @@ __all__ = ["browser_hash", "SECRET"]
 SECRET = re.compile(r"[A-Za-z0-9_-]{22,128}")
 
 
-def browser_hash(secret: object) -> str:
-    """What is stored for a browser's secret: its SHA-256, 64 hex digits.
+def browser_hash(secret: object, computer: str = "") -> str:
+    """What is stored for a browser's secret: its SHA-256, 64 hex digits; with ``computer``, of
+    the secret bound to it (``"<secret>@<computer>"``).
 
     Args:
         secret: the secret the page's front end sent (22 to 128 of ``A-Z a-z 0-9 - _``).
+        computer: the page's computer as the server saw it (its address), or ``""`` when the
+            server cannot tell (see the module's words).
 
     Raises:
         ValueError: ``secret`` is not such a string (nothing is stored then).
     """
     if not isinstance(secret, str) or not SECRET.fullmatch(secret):
         raise ValueError("That is not a browser's secret.")
-    return hashlib.sha256(secret.encode("ascii")).hexdigest()
+    text = f"{secret}@{computer}" if computer else secret
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -44,6 +44,7 @@ from ..store.schema import CODE_LENGTH
 from ..store.writer import check_name as _check_name
 from .address import code_from_query as _code_from_query
 from .browser import browser_hash as _browser_hash
+from .address import client_address as _client_address
 
 __all__ = ["PageSession", "CODE_NEEDED", "NO_NAME"]
 
@@ -194,10 +195,15 @@ class PageSession:
         return self._browser
 
     def set_browser(self, secret: object) -> bool:
-        """Remember the page's browser (from its secret, sent by a front end). Returns True when
-        ``secret`` was a browser's secret (else nothing changes and False is returned)."""
+        """Remember the page's browser (from its secret, sent by a front end), bound to the
+        page's computer when the server tells it (:func:`~.browser.browser_hash`). Returns True
+        when ``secret`` was a browser's secret (else nothing changes and False is returned)."""
         try:
-            self._browser = _browser_hash(secret)
+            computer = _client_address()
+        except Exception:  # noqa: BLE001 (the page's request cannot be read: unbound)
+            computer = ""
+        try:
+            self._browser = _browser_hash(secret, computer)
         except ValueError:
             log.info("A page sent something that is not a browser's secret.")
             return False

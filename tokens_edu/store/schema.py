@@ -20,8 +20,13 @@ Tables:
 ``responses`` predictions, exit questions and lesson results (``kind``), by student, lesson and
               question id, with ``correct`` when the question has a right answer.
 ``drawings``  pictures a student drew and labelled (lesson 8), ``pixels`` one byte per pixel,
-              row by row, ``width`` x ``height``; the view ``class_drawings`` shows them without
-              names (the class's training data).
+              row by row, ``width`` x ``height``, ``set_id`` the class set it was added to; the
+              view ``class_drawings`` shows them without names (the class's training data).
+``class_sets`` each set of lesson 8's class data the teacher started for a class (``name``,
+              ``started_at``): a lesson's pages add to and learn from its newest set only
+              (``""`` is the first set, before the teacher started any).
+``commands``  the typed commands of lesson 8's command lab with their labels, by student, lesson
+              and set (saved like the drawings).
 ``sentences`` sentences a student shared with the class's next-word model (lesson 12), with
               ``hidden`` (the teacher hid it); the view ``class_sentences`` shows the visible
               ones without names (the class's text).
@@ -37,6 +42,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 __all__ = ["metadata", "answers", "drafts", "games", "roster", "responses", "drawings", "class_drawings",
+           "class_sets", "commands", "COMMAND_COLUMNS", "MAX_COMMAND",
            "sentences", "class_sentences", "SENTENCE_COLUMNS", "MAX_SENTENCE",
            "logins",
            "COLUMNS", "RESPONSE_COLUMNS", "DRAWING_COLUMNS", "MAX_NAME", "MAX_ANSWER",
@@ -67,7 +73,11 @@ SENTENCE_COLUMNS = ["id", "student", "lesson", "text", "saved_at", "hidden"]
 #: Longest sentence a student shares (characters): one sentence, not a paste.
 MAX_SENTENCE = 200
 #: The columns of :meth:`.drawings.Drawings.table`, in order (``pixels`` is bytes).
-DRAWING_COLUMNS = ["id", "student", "lesson", "label", "width", "height", "pixels", "saved_at"]
+DRAWING_COLUMNS = ["id", "student", "lesson", "label", "width", "height", "pixels", "saved_at", "set_id"]
+#: The columns of the teacher's table of typed commands (lesson 8), in order.
+COMMAND_COLUMNS = ["id", "student", "lesson", "text", "label", "saved_at", "set_id"]
+#: Longest typed command that is saved (characters).
+MAX_COMMAND = 200
 
 
 def _seq() -> sa.Column:
@@ -183,11 +193,43 @@ drawings = sa.Table(
     sa.Column("pixels", sa.LargeBinary, nullable=False),
     sa.Column("saved_at", sa.DateTime(timezone=True), nullable=False),
     _browser(),
+    sa.Column("set_id", sa.String(36), nullable=False, server_default=""),
     sa.UniqueConstraint("id", name="uq_drawings_id"),
 )
 sa.Index("ix_drawings_lesson_label", drawings.c.lesson, drawings.c.label)
+sa.Index("ix_drawings_lesson_set", drawings.c.lesson, drawings.c.set_id, drawings.c.seq)
 sa.Index("ix_drawings_student_lesson", drawings.c.student, drawings.c.lesson, drawings.c.saved_at)
 sa.Index("ix_drawings_browser_saved_at", drawings.c.browser, drawings.c.saved_at)
+
+class_sets = sa.Table(
+    "class_sets",
+    metadata,
+    _seq(),
+    sa.Column("id", sa.String(36), nullable=False),
+    sa.Column("lesson", sa.String(200), nullable=False),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("id", name="uq_class_sets_id"),
+)
+sa.Index("ix_class_sets_lesson", class_sets.c.lesson, class_sets.c.seq)
+
+commands = sa.Table(
+    "commands",
+    metadata,
+    _seq(),
+    sa.Column("id", sa.String(36), nullable=False),
+    sa.Column("student", sa.String(200), nullable=False),
+    sa.Column("lesson", sa.String(200), nullable=False),
+    sa.Column("set_id", sa.String(36), nullable=False, server_default=""),
+    sa.Column("text", sa.String(MAX_COMMAND), nullable=False),
+    sa.Column("label", sa.String(200), nullable=False),
+    sa.Column("saved_at", sa.DateTime(timezone=True), nullable=False),
+    _browser(),
+    sa.UniqueConstraint("id", name="uq_commands_id"),
+)
+sa.Index("ix_commands_lesson_set", commands.c.lesson, commands.c.set_id, commands.c.seq)
+sa.Index("ix_commands_student_lesson", commands.c.student, commands.c.lesson, commands.c.saved_at)
+sa.Index("ix_commands_browser_saved_at", commands.c.browser, commands.c.saved_at)
 
 sentences = sa.Table(
     "sentences",
@@ -220,8 +262,8 @@ logins = sa.Table(
 #: A view (made by the migrations, so not in :data:`metadata`): every drawing without names or
 #: times, the class's training data for lesson 8.
 class_drawings = sa.table("class_drawings", *(sa.column(c.name, c.type) for c in (
-    drawings.c.seq, drawings.c.lesson, drawings.c.label, drawings.c.width, drawings.c.height,
-    drawings.c.pixels)))
+    drawings.c.seq, drawings.c.lesson, drawings.c.set_id, drawings.c.label, drawings.c.width,
+    drawings.c.height, drawings.c.pixels)))
 
 #: A view (made by the migrations, so not in :data:`metadata`): the sentences the teacher has not
 #: hidden, without names or times, the class's text for lesson 12's model.

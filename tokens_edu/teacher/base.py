@@ -27,7 +27,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: The menu: (key, path under the base URL, label).
 NAV = (("answers", "", "Answers"), ("progress", "progress", "Progress"),
        ("questions", "questions", "Questions"), ("wall", "wall", "Answer wall"),
-       ("games", "games", "Games"), ("sentences", "sentences", "Sentences"))
+       ("games", "games", "Games"), ("sentences", "sentences", "Sentences"),
+       ("drawings", "drawings", "Drawings"))
 
 #: What the error pages say (other codes: a generic "try again").
 ERRORS = {400: "That address has something this dashboard cannot read.",

@@ -1,7 +1,8 @@
 """The teacher dashboard: the class's answers, progress and games, live, in one browser page.
 
 ``tokens-edu teacher`` starts it (:func:`serve`). It reads the same database as the lessons
-(:mod:`.data`) and writes to it only to hide a lesson 12 sentence or show it again. Pages (:mod:`.pages`, :mod:`.replay`):
+(:mod:`.data`) and writes to it only to hide a lesson 12 sentence or show it again, and to start a
+new set of lesson 8's class data or delete a drawing or command. Pages (:mod:`.pages`, :mod:`.replay`):
 
 * **Answers** (``/``): every answer by student, lesson and card, with filters and a search;
   each student's latest answer per card by default, every save on request.
@@ -10,6 +11,8 @@
 * **Games** (``/games``) and a **replay** of any game (``/games/<id>``): both hands shown.
 * **Sentences** (``/sentences``): what the class shared with lesson 12's model, with a button
   to hide a sentence from the model and the class, or show it again (:mod:`.sentences`).
+* **Drawings** (``/drawings``): lesson 8's class data by class set (drawings and typed
+  commands), with Delete, and Start a new set for a new class (:mod:`.class_data`).
 * **Export** (``/export.csv``): the answers shown, as a spreadsheet file that is safe to open.
 
 Every page updates by itself while the class works (:mod:`.live`: Server-Sent Events at
@@ -54,6 +57,7 @@ from .pages import (
     WallHandler,
 )
 from .replay import RecordHandler, ReplayHandler
+from .class_data import DeleteDrawingHandler, DrawingsHandler, NewSetHandler
 from .sentences import HideSentenceHandler, SentencesHandler
 
 __all__ = ["make_app", "serve", "DEFAULT_PORT"]
@@ -72,6 +76,8 @@ PAGES = [
     (r"games/([0-9a-f-]{36})\.json", RecordHandler), (r"events", EventsHandler),
     (r"today", TodayHandler), (r"questions", QuestionsHandler),
     (r"sentences", SentencesHandler), (r"sentences/hide", HideSentenceHandler),
+    (r"drawings", DrawingsHandler), (r"drawings/delete", DeleteDrawingHandler),
+    (r"drawings/new-set", NewSetHandler),
 ]
 
 

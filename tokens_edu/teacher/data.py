@@ -7,7 +7,9 @@ reads the whole answers table. Games and the class list are small tables; they a
 only when a cheap signature of them (a count and the newest time) changes.
 
 The dashboard writes to the store only when the teacher hides a lesson 12 sentence or shows it
-again (:meth:`ClassData.hide_sentence`).
+again (:meth:`ClassData.hide_sentence`), and for lesson 8's class data: starting a new set for a
+class (:meth:`ClassData.start_set`) and deleting a drawing or a typed command
+(:meth:`ClassData.delete_drawing`, :meth:`ClassData.delete_command`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ..store.feed import RowFeed
 from ..store.schema import games as games_table
 from ..store.schema import roster as roster_table
 from ..store.schema import sentences as sentences_table
+from ..store.drawings import Drawings, as_rows
 from ..store.sentences import Sentences
 from .lessons import lesson_prompts
 
@@ -402,6 +405,63 @@ class ClassData:
             JournalUnavailable: the store cannot take the change now (plain words).
         """
         done = self.sentence_store.hide(sentence_id, hidden)
+        with self._lock:
+            self.changes += 1
+        return done
+
+    # -- lesson 8's class data: drawings and typed commands, by class set -------------------------
+    @cached_property
+    def drawing_store(self) -> Drawings:
+        """The store's :class:`~tokens_edu.store.drawings.Drawings` on this dashboard's database."""
+        return Drawings(self.database)
+
+    def class_data(self, lesson: str, set_id: str | None = None) -> dict:
+        """Lesson ``lesson``'s class data for the teacher: ``sets`` (every set, oldest first, the
+        newest one ``current``), ``set`` (the one shown: ``set_id``, or the newest), its
+        ``drawings`` (dicts with ``id, student, label, saved_at, rows``, newest first) and its
+        ``commands`` (``id, student, text, label, saved_at``, newest first).
+
+        Raises:
+            JournalUnavailable: the store cannot be read now (plain words).
+        """
+        store = self.drawing_store
+        sets = store.sets(lesson)
+        current = sets[-1]
+        shown = next((s for s in sets if s["id"] == set_id), current) if set_id is not None else current
+        drawings = store.table([lesson])
+        drawings = drawings[drawings["set_id"] == shown["id"]]
+        commands = store.commands_table([lesson])
+        commands = commands[commands["set_id"] == shown["id"]]
+        return {
+            "sets": [{**s, "current": s["id"] == current["id"]} for s in sets], "set": shown,
+            "drawings": [{"id": r["id"], "student": r["student"], "label": r["label"], "saved_at": r["saved_at"],
+                          "rows": as_rows(bytes(r["pixels"]), int(r["width"]), int(r["height"]))}
+                         for r in drawings.to_dict("records")][::-1],
+            "commands": commands[["id", "student", "text", "label", "saved_at"]].to_dict("records")[::-1],
+        }
+
+    def start_set(self, lesson: str, name: str) -> str:
+        """Start a new set of ``lesson``'s class data for a class (see
+        :meth:`~tokens_edu.store.drawings.Drawings.start_set`). Returns its id.
+
+        Raises:
+            ValueError: an empty or too long name. JournalUnavailable: the store cannot take it now.
+        """
+        set_id = self.drawing_store.start_set(lesson, name)
+        with self._lock:
+            self.changes += 1
+        return set_id
+
+    def delete_drawing(self, drawing_id: str) -> bool:
+        """Delete one drawing; True when it existed. Raises JournalUnavailable as the store does."""
+        done = self.drawing_store.delete(drawing_id)
+        with self._lock:
+            self.changes += 1
+        return done
+
+    def delete_command(self, command_id: str) -> bool:
+        """Delete one typed command; True when it existed. Raises JournalUnavailable as the store does."""
+        done = self.drawing_store.delete_command(command_id)
         with self._lock:
             self.changes += 1
         return done

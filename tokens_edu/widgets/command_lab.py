@@ -5,7 +5,11 @@ chatbot") and the helper must pick the move: **Task**, **Audit**, **Train** or *
 student types a command, picks its label and clicks **Teach it**; the
 :class:`~tokens_edu.lab.classify.WordClassifier` learns which words go with which label. In the
 **Try it** box the student types a new command and sees its guess, which words voted for what,
-and the words it never saw. The examples stay on this page (in the kernel); nothing is fetched.
+and the words it never saw. With the page's session, each taught command is saved with its label,
+like the class's drawings (``session.store.drawings.save_command``, in the lesson's newest class
+set): the teacher sees them on the dashboard, and a reloaded page starts from the student's own
+commands of that set. A command that cannot be saved (no name, the store is down) still teaches
+this page, and the page says so. Nothing is fetched.
 
 Stable CSS classes: ``tokens-command-lab``, ``tokens-command-text``, ``tokens-command-labels``,
 ``tokens-command-teach``, ``tokens-command-examples``, ``tokens-command-try``,
@@ -21,6 +25,7 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 
 from ..lab.classify import WordClassifier, words_of
+from .who import ensure_student, name_box, page_writer
 
 __all__ = ["CommandLab", "COMMAND_LABELS", "MESSAGES", "MAX_COMMAND", "MAX_COMMANDS"]
 
@@ -45,6 +50,8 @@ MESSAGES = {
     "unknown": "It doesn't know any of these words yet, so it can't guess.",
     "tie": "It can't decide: {labels} got the same votes.",
     "error": "Sorry, that did not work. Try again, or ask your teacher.",
+    "local": "It learned it, but only on this page: {why}",
+    "back": "Welcome back! It learned your {n} commands again.",
 }
 
 _GREEN = "#1d5e20"
@@ -60,6 +67,9 @@ class CommandLab(widgets.VBox):
 
     Args:
         labels: the moves (default: the keys of :data:`COMMAND_LABELS`).
+        session: the page's :class:`~tokens_edu.session.PageSession` (each taught command is
+            saved in its store, and the student's saved commands of the lesson's newest class
+            set are learned again when the page opens), or None: this page only.
 
     Attributes:
         text_box, label_picker, teach_button: the teaching row. try_box, try_button: the Try it
@@ -70,8 +80,9 @@ class CommandLab(widgets.VBox):
         ValueError: fewer than two labels.
     """
 
-    def __init__(self, labels: Sequence[str] = tuple(COMMAND_LABELS)):
+    def __init__(self, labels: Sequence[str] = tuple(COMMAND_LABELS), session=None):
         super().__init__()
+        self.session = session
         labels = [str(x) for x in labels]
         if len(labels) < 2 or len(set(labels)) != len(labels):
             raise ValueError("Give two or more different labels.")
@@ -105,16 +116,35 @@ class CommandLab(widgets.VBox):
         self.try_box.observe(self._guard(lambda _c: self._on_try()), names="value")
         self.guess = widgets.HTML()
         self.guess.add_class("tokens-command-guess")
+        self.name_box = name_box(session)  # only when the page has no name yet
         meanings = "".join(f"<li><strong>{_e(k)}</strong>: {_e(COMMAND_LABELS.get(k, ''))}</li>" for k in labels)
         self.children = [
             widgets.HTML(f'<p style="margin:4px 0"><strong>Teach it.</strong> The moves it can pick:</p>'
                          f'<ul style="margin:2px 0 6px 0">{meanings}</ul>'),
-            self.text_box, self.label_picker, widgets.HBox([self.teach_button, self.message]),
+            self.text_box, self.label_picker, *([self.name_box] if self.name_box is not None else []),
+            widgets.HBox([self.teach_button, self.message]),
             widgets.HBox([self.examples, self.words], layout=widgets.Layout(flex_flow="row wrap")),
             widgets.HTML('<p style="margin:8px 0 4px 0"><strong>Try it.</strong> Type a command it has not seen.</p>'),
             widgets.HBox([self.try_box, self.try_button]), self.guess,
         ]
+        self._restore()
         self._draw()
+
+    def _restore(self) -> None:
+        """Learn again the commands the page's student saved in the lesson's newest set."""
+        writer = page_writer(self.session)
+        if writer is None:
+            return
+        try:
+            saved = self.session.store.drawings.my_commands(writer, self.session.lesson)
+        except ValueError:  # JournalUnavailable: the store is down; the page starts empty
+            log.info("CommandLab: the saved commands could not be read")
+            return
+        saved = [(t, lab) for t, lab in saved if lab in self.labels][:MAX_COMMANDS]
+        if saved:
+            self.commands = saved
+            self.model.fit([t for t, _ in saved], [lab for _, lab in saved])
+            self._say(MESSAGES["back"].format(n=len(saved)))
 
     def _guard(self, fn):
         def run(*args):
@@ -146,11 +176,21 @@ class CommandLab(widgets.VBox):
         if problem:
             self._say(MESSAGES[problem], bad=True)
             return False
+        problem = ""
+        if self.session is not None:
+            try:
+                writer = ensure_student(self.session, self.name_box)
+                self.session.store.drawings.save_command(writer, self.session.lesson, text, label)
+            except ValueError as e:  # no name yet, saving too fast, the store is down
+                problem = str(e)
         self.commands.append((text, label))
         self.model.fit([t for t, _ in self.commands], [lab for _, lab in self.commands])
         self.text_box.value = ""
         self.label_picker.value = None
-        self._say(MESSAGES["taught"].format(text=text, label=label))
+        if problem:
+            self._say(MESSAGES["local"].format(why=problem), bad=True)
+        else:
+            self._say(MESSAGES["taught"].format(text=text, label=label))
         self._draw()
         if self.try_box.value.strip():
             self.try_it()

@@ -210,6 +210,8 @@ class DrawingLab(widgets.VBox):
             source.append(f"{where['kit']} from the kit")
         if where.get("class"):
             source.append(f"{where['class']} from your class")
+        elif self.session is not None and not self._problem and not where.get("page"):
+            source.append("none from your class yet")
         if where.get("page"):
             source.append(f"{where['page']} on this page only")
         self.count.value = (f'<p style="margin:6px 0;font-size:15px">It has learned from '

@@ -1,12 +1,16 @@
 """The pixel grid: a square grid a student draws on (an anywidget custom widget).
 
-Press and drag to paint squares dark (mouse, pen or finger); start on a dark square to rub out
-instead. With the keyboard: Tab into the grid, arrows move, Space or Enter turns a square. When
+Press and drag to paint squares (mouse, pen or finger). A **Draw / Rub out** switch above the grid
+says what a stroke does (:attr:`PixelGrid.erase`): Draw makes squares dark wherever the stroke
+starts, Rub out makes them light. The points of a fast stroke are joined into a line (Bresenham's
+line between successive points, in the page), so no square is skipped. With the keyboard: Tab to
+the switch or into the grid, arrows move, Space or Enter draws (or rubs out) a square. When
 a stroke ends, the page sends the whole picture to the kernel (:attr:`PixelGrid.pixels`);
 :meth:`PixelGrid.on_drawn` callbacks then run (lesson 8 labels the drawing live). The front end
 is ``static/pixelgrid.js`` and ``static/pixelgrid.css``, shipped in the package (no CDN).
 
-Stable CSS classes: ``tokens-pixelgrid`` (the widget), ``tpg-grid``, ``tpg-cell`` (each square,
+Stable CSS classes: ``tokens-pixelgrid`` (the widget), ``tpg-modes`` (the switch), ``tpg-mode-draw``
+and ``tpg-mode-rub`` (its buttons, ``aria-pressed`` true when chosen), ``tpg-grid``, ``tpg-cell`` (each square,
 ``data-i`` its number, row by row), ``tpg-on`` (a dark square), ``tpg-tick`` (hidden: the
 kernel's :attr:`~PixelGrid.version` and the number of dark squares, for browser tests).
 
@@ -26,7 +30,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from .bounds import Bits
+from .bounds import Bits, Flag
 
 __all__ = ["PixelGrid"]
 
@@ -44,9 +48,10 @@ class PixelGrid(anywidget.AnyWidget):
         label: what a screen reader says the grid is.
 
     Traits (synced): ``pixels`` (list of ``size * size`` ints, 0 light and 1 dark, row by row),
-    ``size``, ``cell``, ``label``, ``disabled`` (True: no drawing), ``version`` (grows each time
-    the kernel has taken in a new picture). The page sets ``pixels`` only, and only a picture of
-    the grid's own size (:mod:`tokens_edu.widgets.bounds`): the size is the lesson's.
+    ``size``, ``cell``, ``label``, ``disabled`` (True: no drawing), ``erase`` (False: a stroke
+    draws; True: it rubs out; the switch sets it), ``version`` (grows each time the kernel has
+    taken in a new picture). The page sets ``pixels`` (only a picture of the grid's own size)
+    and ``erase`` (True or False) only (:mod:`tokens_edu.widgets.bounds`): the size is the lesson's.
 
     Raises:
         ValueError: a bad ``size`` or ``cell`` (plain words).
@@ -56,13 +61,14 @@ class PixelGrid(anywidget.AnyWidget):
     _css = _STATIC / "pixelgrid.css"
 
     #: The page sends its picture; every other trait is the kernel's (widgets/trust.py).
-    _page_may_set = {"pixels": Bits(lambda grid: grid.size * grid.size)}
+    _page_may_set = {"pixels": Bits(lambda grid: grid.size * grid.size), "erase": Flag()}
 
     pixels = traitlets.List(traitlets.Int()).tag(sync=True)
     size = traitlets.Int(12, min=4, max=32).tag(sync=True)
     cell = traitlets.Int(22, min=10, max=48).tag(sync=True)
     label = traitlets.Unicode("Drawing grid").tag(sync=True)
     disabled = traitlets.Bool(False).tag(sync=True)
+    erase = traitlets.Bool(False).tag(sync=True)
     version = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, size: int = 12, cell: int = 22, label: str = "Drawing grid", **kwargs):

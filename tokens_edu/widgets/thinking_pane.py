@@ -48,7 +48,7 @@ import time
 import ipywidgets as widgets
 
 from ..players.learning import WIN_POINTS
-from ..players.thinking import describe, mask
+from ..players.thinking import describe, mask, screen_words
 
 from ..players.search import SearchBot
 from ..session import query_known, query_string
@@ -91,10 +91,12 @@ MESSAGES = {
     "search_bars": ("It played {games} pretend games before it chose. Each one stopped after {turns} turns, "
                     "unless someone won sooner: {ended} a winner. When a pretend game stopped, it guessed from "
                     "the board how likely it was to win. Each blue bar is the average for that move: "
-                    "a pretend win counts 100%, a loss 0%, a stopped game what it guessed."),
+                    "a pretend win counts 100%, a loss 0%, a stopped game what it guessed. "
+                    "Each grey bar shows how many pretend games came after that move."),
     "greedy_bars": "Each bar shows how many points its rules gave the move.",
     "learning_bars": ("For each move, it imagined the rest of its turn and your next turn. Each bar shows the "
                       "points its weights give the board it imagined."),
+    "other_games": "The other {games} pretend games came after moves that have no row here.",
 }
 
 _BLUE, _GREY, _GREEN = "#1565c0", "#9e9e9e", "#1d5e20"
@@ -109,6 +111,12 @@ _CSS = ("<style>.tokens-thinking { font-size: 14px; line-height: 1.35; max-width
         " .tokens-thinking .tokens-bar { display: inline-block; width: 140px; height: 12px;"
         " background: #e6e6e6; border-radius: 3px; vertical-align: middle; margin-right: 6px; }"
         " .tokens-thinking .tokens-bar > span { display: block; height: 100%; border-radius: 3px; }"
+        # beside the table (a column of 320-460 px): each bar over its words, and the guesses wrap
+        " .tokens-pane-thinking { container-type: inline-size; }"
+        " .tokens-guess, .tokens-guess * { flex-wrap: wrap; max-width: 100%; }"
+        " @container (max-width: 640px) { .tokens-thinking td.tokens-thinking-bar { white-space: normal;"
+        " width: auto; } .tokens-thinking .tokens-bar { display: block; width: 100px; margin: 2px 0; }"
+        " .tokens-thinking td { padding: 3px 4px; } }"
         "</style>")
 
 
@@ -213,10 +221,13 @@ def merge_hidden(df, hidden_texts: set[str]):
             into = rows[seen[text]]
             if "win_chance" in into:
                 share = (into.get("share") or 0) + (row.get("share") or 0)
+                every = (into.get("all_games") or 0) + (row.get("all_games") or 0)
                 if (row.get("games") or 0) and ((row["win_chance"], row["games"]) > (into["win_chance"], into["games"])
                                                 or not into.get("games")):
                     into.update(row)
                 into["share"] = share
+                if "all_games" in into:
+                    into["all_games"] = every
             else:
                 into["score"] = max(into["score"], row["score"])
                 if "value" in into:
@@ -270,7 +281,10 @@ def table_html(df, title: str, note: str = "") -> str:
             games = row.get("games") or 0
             main = (_bar(row.get("win_chance"), _BLUE) + f"{_percent(row.get('win_chance'))} chance to win"
                     if games else "not tried")
-            extra = _bar(row.get("share"), _GREY) + f"{_percent(row.get('share'))} of its thinking"
+            every = row.get("all_games")
+            extra = _bar(row.get("share"), _GREY) + (
+                f"{int(every)} pretend game{'' if int(every) == 1 else 's'}" if every == every and every is not None
+                else f"{_percent(row.get('share'))} of its thinking")
         elif measure == "value":
             main = _bar(_spread(row.get("value"), low, top), _BLUE) + _points(row.get("value"))
             extra = _esc(row.get("why") or "")
@@ -278,10 +292,14 @@ def table_html(df, title: str, note: str = "") -> str:
             score = float(row["score"]) if row["score"] == row["score"] else 0.0
             main = _bar(score / top if top > 0 else 0, _BLUE) + f"{score:,.0f} points"
             extra = _esc(row.get("rule") or "")
-        out.append(f'<tr class="{cls}"><td>{mark}{_esc(row["option"])}</td><td class="tokens-thinking-bar">{main}</td>'
+        out.append(f'<tr class="{cls}"><td>{mark}{_esc(screen_words(str(row["option"])))}</td><td class="tokens-thinking-bar">{main}</td>'
                    f'<td class="tokens-thinking-bar">{extra}</td></tr>'
                    f'<tr class="tokens-thinking-reason"><td colspan="3">{_esc(row["reason"])}</td></tr>')
-    out.append("</table></div>")
+    out.append("</table>")
+    other = int(df.attrs.get("other_games") or 0)
+    if measure == "win_chance" and other:
+        out.append(f'<div style="color:#555">{_esc(MESSAGES["other_games"].format(games=other))}</div>')
+    out.append("</div>")
     return "".join(out)
 
 
@@ -407,6 +425,8 @@ class ThinkingPane:
         note = MESSAGES["secret"] if secret else ""
         if self.guess is not None:
             self._score_guess(public)  # said in the line under the guesses
+        shown = shown.copy()
+        shown["option"] = shown["option"].map(lambda o: screen_words(str(o)))  # "new hand", as on the table
         self.tables.append((public, shown))
         self._pending = (table_html(shown, title, note), started)
 
@@ -526,7 +546,7 @@ class HintPane:
         me = view.game.to_act
         df = self.bot.explain(view.game, for_player=me)
         self.table = df
-        pick = df[df["chosen"]]["option"].iloc[0] if df["chosen"].any() else ""
+        pick = screen_words(str(df[df["chosen"]]["option"].iloc[0])) if df["chosen"].any() else ""
         self.out.value = table_html(df, f"A search bot would pick: {pick}",
                                     "It is only a hint: you decide!")
         self._for = self._key()

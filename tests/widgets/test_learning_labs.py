@@ -416,7 +416,7 @@ def test_a_reloaded_page_with_a_student_link_brings_back_the_matrix_and_exit_ans
     monkeypatch.setenv("QUERY_STRING", "student=Bo")
     matrix, exit_q = page()
     matrix.browser_key.handle({"type": "browser", "browser": mine})
-    matrix.cells[("Phone players", "Help or hurt?")].value = "<b>wrong signs</b> 🐉"
+    matrix.cells[("Phone players", "Help or hurt?")].value = "<b>wrong signs</b> 🐉 | a | b"
     matrix.decision_buttons.value = "Wait"
     matrix.save_button.click()
     exit_q.choice_buttons.value = "Add examples"
@@ -426,7 +426,8 @@ def test_a_reloaded_page_with_a_student_link_brings_back_the_matrix_and_exit_ans
     matrix, exit_q = page()  # the reload: empty until the browser is known
     for w in (matrix, exit_q):
         w.browser_key.handle({"type": "browser", "browser": mine})
-    assert matrix.cells[("Phone players", "Help or hurt?")].value == "<b>wrong signs</b> 🐉"
+    # words with " | " in them came back empty before
+    assert matrix.cells[("Phone players", "Help or hurt?")].value == "<b>wrong signs</b> 🐉 | a | b"
     assert matrix.decision_buttons.value == "Wait" and exit_q.choice_buttons.value == "Add examples"
 
     matrix, exit_q = page()  # the same name typed in another browser

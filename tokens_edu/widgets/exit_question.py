@@ -314,14 +314,16 @@ class EthicalMatrix(_Named):
         if saved is None:
             return
         for line in saved.text.splitlines():
-            parts = [p.strip() for p in line.split(" | ")]
-            if len(parts) == 3 and (parts[0], parts[1]) in self.cells:
-                self.cells[(parts[0], parts[1])].value = parts[2]
-            elif len(parts) == 2 and self.decide_box is not None and parts[0] == self.decide:
-                self.decide_box.value = parts[1]
-            elif (len(parts) == 2 and self.decision_buttons is not None and parts[0] == self.decision
-                  and parts[1] in self.options):
-                self.decision_buttons.value = parts[1]
+            # "row | column | words" (the words may hold " | " themselves), "decide | words"
+            cell = next(((rc, line[len(f"{rc[0]} | {rc[1]} | "):]) for rc in self.cells
+                         if line.startswith(f"{rc[0]} | {rc[1]} | ")), None)
+            if cell is not None:
+                self.cells[cell[0]].value = cell[1].strip()
+            elif self.decide_box is not None and line.startswith(f"{self.decide} | "):
+                self.decide_box.value = line[len(f"{self.decide} | "):].strip()
+            elif (self.decision_buttons is not None and line.startswith(f"{self.decision} | ")
+                  and line[len(f"{self.decision} | "):] in self.options):
+                self.decision_buttons.value = line[len(f"{self.decision} | "):]
         self.status.value = f'<span style="color:#444">{_e(MESSAGES["back"])}</span>'
 
     def save(self) -> str:

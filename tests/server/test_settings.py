@@ -66,7 +66,7 @@ def test_help_all_prints_every_setting(capsys):
         trait = ServeSettings.class_traits()[name]
         assert f"--setting {name}=<{type(trait).__name__}>" in out, name
     assert "--setting max_students=<Int>" in out and "Default: 0" in out
-    assert "Default: 0.5" in settings_help()
+    assert "Default: 0.2" in settings_help()
 
 
 def test_a_setting_given_on_the_command_line_is_checked_in_one_line(tmp_path, capsys):

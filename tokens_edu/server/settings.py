@@ -75,7 +75,7 @@ class ServeSettings(Configurable):
     kernel_stop_mib = Float(768.0, min=0.0, help="A page's kernel whose resident memory passes "
                             "this (MiB) is stopped by the watch; its page says why, with a Reload "
                             "button; 0: never.").tag(config=True)
-    busy_share = Float(0.5, min=0.0, help="A page's kernel using more than this share of one "
+    busy_share = Float(0.2, min=0.0, help="A page's kernel using more than this share of one "
                        "core between two looks goes behind the other kernels (nice 15); 0: "
                        "kernels are left as they are.").tag(config=True)
     # -- pages ----------------------------------------------------------------------------------

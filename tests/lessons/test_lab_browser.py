@@ -23,6 +23,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from teacher_helpers import need_chromium, free_port, launch, only_loopback
 from pages import VIEWPORT
@@ -111,7 +112,8 @@ def test_the_card_table_plays_in_jupyterlab(lab):
             assert table.locator(".tt-side-top .tt-hand-backs").count() == 1  # the computer's hand: backs
             task.click()  # one click: Classifier Runs a Task
             table.locator(".tt-card.tt-sideways[data-id='Classifier']").wait_for()
-            assert table.locator(".tt-side-bottom .tt-tokens b").inner_text() == "8"  # 6 + Classifier's 2
+            # 6 + Classifier's 2 (the number counts up for up to 400 ms: expect waits for it)
+            expect(table.locator(".tt-side-bottom .tt-tokens b")).to_have_text("8")
             assert table.locator(".tokens-step").inner_text().startswith("Turn 5")
             table.locator(".tt-panel .tt-end").click()
             # the computer plays its whole turn by itself (no Next click), then it is our move again

@@ -420,7 +420,8 @@ def test_one_click_moves_on_the_cards(server, browser):
             "prev => document.querySelectorAll('.tokens-game')[0].querySelector('.tokens-tick').textContent !== prev",
             arg=before)
         task_game.locator(".tt-card.tt-sideways[data-id='Classifier']").wait_for()
-        assert task_game.locator(".tt-side-bottom .tt-tokens b").inner_text() != tokens_before
+        # the Tokens count up for up to 400 ms (issue 30 part 4): expect waits for the new number
+        expect(task_game.locator(".tt-side-bottom .tt-tokens b")).not_to_have_text(tokens_before)
 
         game = page.locator(".tokens-game").nth(1)  # Part 2: the audit, one click
         audit = game.locator(".tt-slot:has(.tt-card[data-id='Neural Network']) .tt-quick-audit")

@@ -358,16 +358,19 @@ def why_chosen(t, others: list[tuple[int, int, float]]) -> str:
     if len(dropped) == 1:
         i, g, w = dropped[0]
         same = t.mean_of_first(c, g)
+        # "only" when the chosen move got more games; a time budget can stop the search before
+        # the chosen move played more than the dropped one (then both have g games).
+        tried = (f"The {_pct(w)}% move was tried in only {_games(g)}. " if g < t.games[c] else
+                 f"The {_pct(w)}% move was tried in {_games(g)}, then the search stopped trying it. ")
         if same > w + 1e-12:
-            parts.append(f"The {_pct(w)}% move was tried in only {_games(g)}. "
-                         f"In those same games, this move did better ({_pct(same)}%).")
+            parts.append(tried + f"In those same games, this move did better ({_pct(same)}%).")
         else:
-            parts.append(f"The {_pct(w)}% move was tried in only {_games(g)}. "
-                         f"In those same games, this move did just as well ({_pct(same)}%). "
+            parts.append(tried + f"In those same games, this move did just as well ({_pct(same)}%). "
                          "Its quick rules put this move first.")
     elif dropped:
         games = _and([str(g) for _, g, _ in sorted(dropped, key=lambda x: x[1])])
-        parts.append(f"{len(dropped)} moves with bars as long were tried in fewer pretend games ({games}). "
+        fewer = "fewer " if all(g < t.games[c] for _, g, _ in dropped) else ""
+        parts.append(f"{len(dropped)} moves with bars as long were tried in {fewer}pretend games ({games}). "
                      "In those same games, this move did as well or better each time.")
     if even:
         if all(abs(w - mine) < 1e-12 for _, _, w in even):

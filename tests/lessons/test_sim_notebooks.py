@@ -51,7 +51,7 @@ def test_everything_random_is_seeded(name):
 def test_make_lab_opens_jupyterlab_on_the_notebooks_with_the_projects_kernel():
     if shutil.which("make") is None:
         pytest.fail("make is needed for the README's commands")
-    out = subprocess.run(["make", "-n", "-W", "pyproject.toml", "lab"], cwd=ROOT, capture_output=True,
+    out = subprocess.run(["make", "--no-print-directory", "-n", "-W", "pyproject.toml", "lab"], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout
     assert "ipykernel install --sys-prefix --name python3" in out  # the venv's kernel, as for make test
     assert ".venv/bin/jupyter lab --notebook-dir=notebooks" in out

@@ -138,7 +138,7 @@ def test_the_readmes_make_commands_are_targets_that_run_the_right_thing():
                 "test-fast": '-m "not browser and not postgres and not hub and not slow"'}
     for target in targets:
         # -W pyproject.toml: as if the venv were out of date, so the install steps show too
-        out = subprocess.run(["make", "-n", "-W", "pyproject.toml", target], cwd=ROOT, capture_output=True,
+        out = subprocess.run(["make", "--no-print-directory", "-n", "-W", "pyproject.toml", target], cwd=ROOT, capture_output=True,
                              text=True, timeout=120)
         assert out.returncode == 0, (target, out.stderr)
         assert promised[target] in out.stdout, (target, out.stdout)

@@ -22,12 +22,12 @@ def test_ci_and_make_test_run_the_same_install_script():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "deploy/install-test-needs.sh\n" in ci and "apt-get" not in ci  # the install lives in one place
     assert ci.index("deploy/install-test-needs.sh") < ci.index("make test\n")
-    out = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(["make", "--no-print-directory", "-n", "test"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == "deploy/install-test-needs.sh --auto", lines[:3]  # before anything else
     assert any(" -m pytest tests -n " in line and "--durations=" in line for line in lines), lines
-    fast = subprocess.run(["make", "-n", "test-fast"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    fast = subprocess.run(["make", "--no-print-directory", "-n", "test-fast"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert "install-test-needs" not in fast.stdout  # make test-fast needs none of those tools
 
 

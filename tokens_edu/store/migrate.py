@@ -136,9 +136,11 @@ def revision(engine: sa.Engine) -> str | None:
             return conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
         except sa.exc.DBAPIError:
             conn.rollback()
-            if sa.inspect(conn).has_table("alembic_version"):
-                raise  # there, but unreadable (permissions): say so
-            return None
+            if not sa.inspect(conn).has_table("alembic_version"):
+                return None
+            # There now: another kernel made this new database a moment ago (read it again), or
+            # it is unreadable (permissions: this raises, and says so).
+            return conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
 
 
 @contextlib.contextmanager

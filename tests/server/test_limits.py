@@ -94,7 +94,9 @@ def test_a_message_over_the_limit_closes_only_that_connection(server):
         channel.send_raw(json.dumps(big))
         with pytest.raises(websockets.exceptions.ConnectionClosed) as closed:
             channel.ask("kernel_info_request", timeout=30)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+        # message too big: the server closes with 1009; while the client is still sending the
+        # 2 MiB, the close frame can be lost to the socket's reset (rcvd None): closed either way
+        assert closed.value.rcvd is None or closed.value.rcvd.code == 1009
         # the page's kernel still runs; a new connection works; the class goes on
         assert kernel_status(server, page.kernel_id)["state"] == "running"
         again = KernelChannel(server, page.kernel_id)
